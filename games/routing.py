@@ -1,0 +1,5 @@
+"""Websocket routes, mounted by ``gandengyan.asgi``."""
+
+from django.urls import URLPattern, URLResolver
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = []

@@ -1,0 +1,548 @@
+"""The game of 干瞪眼 as a state machine: deal, rounds, passing, drawing, the end of the game.
+
+The state is immutable: ``apply(move)`` returns a new state and leaves this one as it was. A move is
+legal exactly when it is in ``legal_moves()`` (up to the choice of suits, which never matters);
+``apply`` checks it and raises ``IllegalMoveError`` with a stable code otherwise.
+
+>>> state = GameState.from_position(["3s 4h 5d 6c 7s 8h", "9s 9h Tc Jd Qs", "5s 6h Ks 2d BJ"],
+...                                 stock="Ad 6s 7h", dealer=0)
+>>> state = state.apply(parse_move("3s 4h 5d")).apply(PASS)
+>>> [str(m) for m in state.legal_moves()]
+['pass', '5s 6h BJ as 4 5 6']
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .cards import (
+    BLACK_JOKER,
+    CARDS,
+    RED_JOKER,
+    Card,
+    Rank,
+    cards_from_mask,
+    format_cards,
+    parse_cards,
+)
+from .combos import SINGLE, Combo, beats, interpretations, next_rank
+from .errors import IllegalMoveError
+from .movegen import follow_plays, lead_plays
+from .moves import PASS, Move, Pass, Play, parse_move
+from .options import STANDARD, GandengyanRules
+
+__all__ = ["GameState", "Phase", "TablePlay", "deal_from_seed"]
+
+_SINGLE_JOKER_MASKS = (BLACK_JOKER.bit, RED_JOKER.bit)
+
+
+class Phase(enum.Enum):
+    PLAY = "play"
+    OVER = "over"
+
+
+class TablePlay:
+    """The combination on the table and the seat that played it."""
+
+    __slots__ = ("play", "seat")
+
+    seat: int
+    play: Play
+
+    def __init__(self, seat: int, play: Play) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "play", play)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("the table is immutable")
+
+    @property
+    def combo(self) -> Combo:
+        assert self.play.combo is not None
+        return self.play.combo
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TablePlay):
+            return NotImplemented
+        return self.seat == other.seat and self.play == other.play
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.play))
+
+    def __repr__(self) -> str:
+        return f"TablePlay({self.seat}, {self.play!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        combo = self.combo
+        return {
+            "seat": self.seat,
+            "cards": format_cards(self.play.cards),
+            "kind": combo.kind.value,
+            "rank": None if combo.rank is None else int(combo.rank),
+        }
+
+
+def deal_from_seed(
+    seed: int, rules: GandengyanRules = STANDARD, dealer: int | None = None
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...], int]:
+    """Shuffle and deal from a seed: (hands by seat, stock top first, dealer).
+
+    The deck starts in canonical order (3s 3h 3d 3c 4s ... 2c BJ RJ) and is shuffled with
+    ``random.Random(seed).shuffle``; the same generator then picks the dealer with ``randrange``
+    when none is given (the first game at a table). The dealer takes the first 6 cards, each next
+    seat in turn the next 5, and the rest is the stock, top first.
+    """
+    if type(seed) is not int or seed < 0:
+        raise ValueError("a seed is a non-negative whole number")
+    rng = random.Random(seed)
+    deck = list(CARDS)
+    rng.shuffle(deck)
+    if dealer is None:
+        dealer = rng.randrange(rules.players)
+    elif not 0 <= dealer < rules.players:
+        raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
+    hands: list[tuple[Card, ...]] = [()] * rules.players
+    position = 0
+    for offset, size in enumerate(rules.deal_sizes):
+        hands[(dealer + offset) % rules.players] = tuple(deck[position : position + size])
+        position += size
+    return tuple(hands), tuple(deck[position:]), dealer
+
+
+class GameState:
+    """A position of a game of 干瞪眼, with everything needed to go on from it."""
+
+    __slots__ = (
+        "dealer",
+        "hands",
+        "history",
+        "multiplier",
+        "passes",
+        "plays_made",
+        "round_start",
+        "rules",
+        "start_hands",
+        "stock",
+        "stock_position",
+        "table",
+        "to_move",
+        "winner",
+    )
+
+    rules: GandengyanRules
+    dealer: int
+    hands: tuple[int, ...]
+    start_hands: tuple[int, ...]
+    stock: tuple[int, ...]
+    stock_position: int
+    to_move: int | None
+    table: TablePlay | None
+    passes: int
+    multiplier: int
+    plays_made: tuple[int, ...]
+    winner: int | None
+    history: tuple[tuple[int, Move], ...]
+    round_start: int
+
+    # Construction -----------------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls, seed: int, *, dealer: int | None = None, rules: GandengyanRules = STANDARD
+    ) -> GameState:
+        """A new game shuffled and dealt from ``seed`` (see ``deal_from_seed``)."""
+        hands, stock, dealer = deal_from_seed(seed, rules, dealer)
+        return cls.from_position(hands, stock, dealer, rules=rules)
+
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[str | Iterable[Card]],
+        stock: str | Iterable[Card],
+        dealer: int,
+        *,
+        rules: GandengyanRules = STANDARD,
+    ) -> GameState:
+        """A new game from explicit hands and stock (top first); the dealer leads."""
+        if len(hands) != rules.players:
+            raise ValueError(f"there must be {rules.players} hands, one per seat")
+        if type(dealer) is not int or not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer must be a seat from 0 to {rules.players - 1}")
+        seen = 0
+        masks = []
+        for seat, hand in enumerate(hands):
+            cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+            if not cards:
+                raise ValueError(f"seat {seat} has no cards")
+            mask = 0
+            for card in cards:
+                if (seen | mask) & card.bit:
+                    raise ValueError(f"card {card} is dealt twice")
+                mask |= card.bit
+            seen |= mask
+            masks.append(mask)
+        stock_cards = parse_cards(stock) if isinstance(stock, str) else tuple(stock)
+        for card in stock_cards:
+            if seen & card.bit:
+                raise ValueError(f"card {card} is dealt twice")
+            seen |= card.bit
+        return _make(
+            rules,
+            dealer,
+            tuple(masks),
+            tuple(masks),
+            tuple(card.index for card in stock_cards),
+            0,
+            dealer,
+            None,
+            0,
+            1,
+            (0,) * rules.players,
+            None,
+            (),
+            0,
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a game state is immutable: apply() returns a new one")
+
+    # Reading the position -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def current_player(self) -> int | None:
+        return self.to_move
+
+    @property
+    def phase(self) -> Phase:
+        return Phase.PLAY if self.winner is None else Phase.OVER
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        return cards_from_mask(self.hands[seat])
+
+    def hand_count(self, seat: int) -> int:
+        return self.hands[seat].bit_count()
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock) - self.stock_position
+
+    def stock_cards(self) -> tuple[Card, ...]:
+        """The cards left in the stock, top first. Secret: never show it to a player."""
+        return tuple(CARDS[i] for i in self.stock[self.stock_position :])
+
+    def starting_hand(self, seat: int) -> tuple[Card, ...]:
+        return cards_from_mask(self.start_hands[seat])
+
+    def starting_stock(self) -> tuple[Card, ...]:
+        return tuple(CARDS[i] for i in self.stock)
+
+    @property
+    def leader(self) -> int | None:
+        """Who leads (or led) the current round."""
+        if self.round_start < len(self.history):
+            return self.history[self.round_start][0]
+        return self.to_move
+
+    # Legal moves ---------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every distinct legal action of the player to move, in a fixed order: pass first (when
+        allowed), then plays by kind, length and rank (see ``movegen``)."""
+        seat = self.to_move
+        if seat is None:
+            return []
+        stock_empty = self.stock_position >= len(self.stock)
+        if self.table is None:
+            return list(lead_plays(self.hands[seat], stock_empty))
+        moves: list[Move] = [PASS]
+        moves.extend(follow_plays(self.hands[seat], self.table.combo, stock_empty))
+        return moves
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.resolve(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def resolve(self, move: Move) -> Move:
+        """The move as it counts here (a play gets its meaning), or ``IllegalMoveError``."""
+        seat = self.to_move
+        if seat is None:
+            raise IllegalMoveError("game_over", "the game is over: no more actions")
+        table = self.table
+        if isinstance(move, Pass):
+            if table is None:
+                raise IllegalMoveError(
+                    "leader_must_play", f"seat {seat} leads this round and may not pass"
+                )
+            return move
+        if not isinstance(move, Play):
+            raise IllegalMoveError("not_a_move", f"{move!r} is not a move")
+        hand = self.hands[seat]
+        missing = move.mask & ~hand
+        if missing:
+            raise IllegalMoveError(
+                "cards_not_in_hand",
+                f"seat {seat} does not hold {format_cards(cards_from_mask(missing))}",
+            )
+        meanings = self._meanings(move.mask, hand)
+        if not meanings:
+            raise IllegalMoveError(
+                "not_a_combination", f"{format_cards(move.cards)} is not a combination"
+            )
+        chosen = move.combo
+        if chosen is not None:
+            if chosen not in meanings:
+                raise IllegalMoveError(
+                    "meaning_not_possible",
+                    f"{format_cards(move.cards)} cannot be played as {chosen.ranks_text()}",
+                )
+            if table is not None and not beats(chosen, table.combo):
+                raise IllegalMoveError(
+                    "does_not_beat",
+                    f"{format_cards(move.cards)} as {chosen} does not beat {table.combo} "
+                    "on the table",
+                )
+            return move
+        if table is None:
+            return move.with_combo(meanings[0])
+        for meaning in meanings:
+            if beats(meaning, table.combo):
+                return move.with_combo(meaning)
+        raise IllegalMoveError(
+            "does_not_beat", f"{format_cards(move.cards)} does not beat {table.combo} on the table"
+        )
+
+    def _meanings(self, mask: int, hand: int) -> tuple[Combo, ...]:
+        if mask in _SINGLE_JOKER_MASKS:
+            if hand != mask or self.stock_position < len(self.stock):
+                raise IllegalMoveError(
+                    "lone_joker",
+                    "a joker may be played alone only as the last card, when the stock is empty",
+                )
+            return (self._lone_joker_meaning(),)
+        return interpretations(mask)
+
+    def _lone_joker_meaning(self) -> Combo:
+        """A lone last joker counts as the single it needs: the lowest when leading, one higher
+        than the table's single when following (a 2 on an A). It cannot follow a single 2."""
+        if self.table is None:
+            return SINGLE[Rank.THREE]
+        combo = self.table.combo
+        if combo.kind is not SINGLE[Rank.THREE].kind or combo.rank is Rank.TWO:
+            raise IllegalMoveError(
+                "does_not_beat", f"a lone joker cannot beat {combo} on the table"
+            )
+        assert combo.rank is not None
+        return SINGLE[next_rank(combo.rank) or Rank.TWO]
+
+    # Applying moves ------------------------------------------------------------------------------
+
+    def apply(self, move: Move) -> GameState:
+        """The state after the player to move makes ``move``; raises ``IllegalMoveError``."""
+        return self._apply_resolved(self.resolve(move))
+
+    def apply_text(self, text: str) -> GameState:
+        return self.apply(parse_move(text))
+
+    def _apply_resolved(self, move: Move) -> GameState:
+        """Apply a move that ``resolve`` returned. Unchecked: never call it with anything else."""
+        seat = self.to_move
+        assert seat is not None
+        players = len(self.hands)
+        history = (*self.history, (seat, move))
+        if move is PASS:
+            passes = self.passes + 1
+            if passes < players - 1:
+                return _make(
+                    self.rules,
+                    self.dealer,
+                    self.hands,
+                    self.start_hands,
+                    self.stock,
+                    self.stock_position,
+                    (seat + 1) % players,
+                    self.table,
+                    passes,
+                    self.multiplier,
+                    self.plays_made,
+                    None,
+                    history,
+                    self.round_start,
+                )
+            assert self.table is not None
+            round_winner = self.table.seat
+            hands, position = self._draw(round_winner)
+            return _make(
+                self.rules,
+                self.dealer,
+                hands,
+                self.start_hands,
+                self.stock,
+                position,
+                round_winner,
+                None,
+                0,
+                self.multiplier,
+                self.plays_made,
+                None,
+                history,
+                len(history),
+            )
+        assert isinstance(move, Play) and move.combo is not None
+        hands_list = list(self.hands)
+        hands_list[seat] ^= move.mask
+        plays_made = list(self.plays_made)
+        plays_made[seat] += 1
+        multiplier = self.multiplier
+        bomb_class = move.combo.bomb_class
+        if bomb_class:
+            multiplier *= (2, 4, self.rules.rocket_multiplier)[bomb_class - 1]
+        finished = not hands_list[seat]
+        return _make(
+            self.rules,
+            self.dealer,
+            tuple(hands_list),
+            self.start_hands,
+            self.stock,
+            self.stock_position,
+            None if finished else (seat + 1) % players,
+            TablePlay(seat, move),
+            0,
+            multiplier,
+            tuple(plays_made),
+            seat if finished else None,
+            history,
+            self.round_start,
+        )
+
+    def _draw(self, round_winner: int) -> tuple[tuple[int, ...], int]:
+        """Round-end draws: one card each from the stock, round winner first, while it lasts."""
+        hands = list(self.hands)
+        stock, position = self.stock, self.stock_position
+        players = len(hands)
+        drawers = players if self.rules.draw == "all" else 1
+        for offset in range(drawers):
+            if position >= len(stock):
+                break
+            hands[(round_winner + offset) % players] |= 1 << stock[position]
+            position += 1
+        return tuple(hands), position
+
+    # Views ---------------------------------------------------------------------------------------
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-safe: its own hand, never another's, nor the stock's order.
+
+        ``seat=None`` is a spectator's view, with no hand at all.
+        """
+        if seat is not None and not (type(seat) is int and 0 <= seat < len(self.hands)):
+            raise ValueError(f"no seat {seat!r} in a game of {len(self.hands)}")
+        view: dict[str, Any] = {
+            "seat": seat,
+            "players": len(self.hands),
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "leader": self.leader,
+            "hand_counts": [hand.bit_count() for hand in self.hands],
+            "stock": self.stock_count,
+            "table": None if self.table is None else self.table.to_json(),
+            "passes": self.passes,
+            "multiplier": self.multiplier,
+            "history": [{"seat": s, **move.to_json()} for s, move in self.history],
+            "round_start": self.round_start,
+            "winner": self.winner,
+        }
+        if self.table is not None:
+            view["table"]["as"] = self.table.combo.ranks_text()
+        if seat is not None:
+            view["hand"] = [str(card) for card in cards_from_mask(self.hands[seat])]
+        return view
+
+    # Identity ------------------------------------------------------------------------------------
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in GameState.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        hands = " | ".join(format_cards(cards_from_mask(h)) for h in self.hands)
+        return (
+            f"<GameState to_move={self.to_move} hands=[{hands}] stock={self.stock_count} "
+            f"table={self.table} multiplier={self.multiplier} winner={self.winner}>"
+        )
+
+
+_SETTERS = {name: getattr(GameState, name).__set__ for name in GameState.__slots__}
+_new = object.__new__
+(
+    _set_dealer,
+    _set_hands,
+    _set_history,
+    _set_multiplier,
+    _set_passes,
+    _set_plays_made,
+    _set_round_start,
+    _set_rules,
+    _set_start_hands,
+    _set_stock,
+    _set_stock_position,
+    _set_table,
+    _set_to_move,
+    _set_winner,
+) = (_SETTERS[name] for name in GameState.__slots__)
+
+
+def _make(
+    rules: GandengyanRules,
+    dealer: int,
+    hands: tuple[int, ...],
+    start_hands: tuple[int, ...],
+    stock: tuple[int, ...],
+    stock_position: int,
+    to_move: int | None,
+    table: TablePlay | None,
+    passes: int,
+    multiplier: int,
+    plays_made: tuple[int, ...],
+    winner: int | None,
+    history: tuple[tuple[int, Move], ...],
+    round_start: int,
+) -> GameState:
+    """Build a state field by field; the one place that writes a state's slots."""
+    state: GameState = _new(GameState)
+    _set_rules(state, rules)
+    _set_dealer(state, dealer)
+    _set_hands(state, hands)
+    _set_start_hands(state, start_hands)
+    _set_stock(state, stock)
+    _set_stock_position(state, stock_position)
+    _set_to_move(state, to_move)
+    _set_table(state, table)
+    _set_passes(state, passes)
+    _set_multiplier(state, multiplier)
+    _set_plays_made(state, plays_made)
+    _set_winner(state, winner)
+    _set_history(state, history)
+    _set_round_start(state, round_start)
+    return state

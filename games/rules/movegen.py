@@ -1,0 +1,306 @@
+"""Generating every legal play of a hand, fast, on bit masks.
+
+A hand is an ``int`` with bit ``i`` set for card index ``i`` (see ``cards``): the four suits of
+rank position ``p`` (3 -> 0 ... A -> 11, 2 -> 12) sit in the nibble ``p``. Counting is done on all
+nibbles at once: ``one``/``two``/``three``/``four`` have bit ``4p`` set when rank ``p`` has at
+least that many cards, and ``low1``/``low2``/``low3`` hold each rank's lowest one, two or three
+cards.
+
+Each distinct action (the multiset of ranks used, jokers told apart, and the meaning) is generated
+once, with the hand's lowest suits, in a fixed order: kind (single, pair, straight, pair straight,
+soft bomb, hard bomb, rocket), then length, then rank; within one combination the natural cards
+first, then the black joker's variants, then the red joker's, each by the rank the joker stands for.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from .cards import BLACK_JOKER, RED_JOKER, SUITED_RANKS
+from .combos import (
+    ACE_POSITION,
+    HARD_BOMB,
+    PAIR,
+    PAIR_STRAIGHT,
+    RANK_POSITION,
+    ROCKET,
+    SINGLE,
+    SOFT_BOMB,
+    STRAIGHT,
+    Combo,
+    ComboKind,
+)
+from .moves import Play, _play_from_mask
+
+__all__ = ["follow_plays", "lead_plays"]
+
+BLACK_BIT = BLACK_JOKER.bit
+RED_BIT = RED_JOKER.bit
+JOKER_BITS = BLACK_BIT | RED_BIT
+NATURAL_BITS = (1 << 52) - 1
+TWO = 12  # rank position of the 2
+
+_M0 = sum(1 << (4 * p) for p in range(13))  # bit 0 of every nibble
+_NIBBLE = [15 << (4 * p) for p in range(13)]
+_BIT0 = [1 << (4 * p) for p in range(13)]
+_ALL_TRUE = [True] * (ACE_POSITION + 1)
+_STRAIGHT_RANKS = sum(_NIBBLE[: ACE_POSITION + 1])  # 3..A: no 2 in a straight
+
+_SINGLE = [SINGLE[r] for r in SUITED_RANKS]
+_PAIR = [PAIR[r] for r in SUITED_RANKS]
+_SOFT = [SOFT_BOMB[r] for r in SUITED_RANKS]
+_HARD = [HARD_BOMB[r] for r in SUITED_RANKS]
+_STRAIGHT = {(RANK_POSITION[r], n): c for (r, n), c in STRAIGHT.items()}
+_PAIR_STRAIGHT = {(RANK_POSITION[r], n // 2): c for (r, n), c in PAIR_STRAIGHT.items()}
+# Window masks: bit 0 of each nibble in a window, and all four bits of each nibble in it.
+# Indexed [start][length] (length 0 unused).
+_WINDOW_BITS = [
+    [sum(1 << (4 * p) for p in range(s, s + n)) for n in range(ACE_POSITION + 2 - s)]
+    for s in range(ACE_POSITION + 1)
+]
+_WINDOW_CARDS = [[bits * 15 for bits in row] for row in _WINDOW_BITS]
+_STRAIGHT_AT = [
+    [_STRAIGHT.get((s, n)) for n in range(ACE_POSITION + 2 - s)] for s in range(ACE_POSITION + 1)
+]
+_PAIR_STRAIGHT_AT = [
+    [_PAIR_STRAIGHT.get((s, n)) for n in range(ACE_POSITION + 2 - s)]
+    for s in range(ACE_POSITION + 1)
+]
+
+
+def _nibble_table(per_nibble: Callable[[int], int]) -> bytes:
+    """A 256-byte table applying ``per_nibble`` to both nibbles of a byte (for bytes.translate)."""
+    return bytes(per_nibble(b & 15) | (per_nibble(b >> 4) << 4) for b in range(256))
+
+
+def _at_least(nibble: int, count: int) -> int:
+    return int(nibble.bit_count() >= count)
+
+
+def _lowest(nibble: int, count: int) -> int:
+    """The lowest ``count`` cards of a nibble, or all of them when it has fewer."""
+    out = 0
+    for bit in (1, 2, 4, 8):
+        if nibble & bit and count:
+            out |= bit
+            count -= 1
+    return out
+
+
+# Per-nibble counting and lowest-card tables: a hand's 52 natural bits are 7 bytes, and
+# ``bytes.translate`` maps them all at C speed.
+_AT_LEAST = [_nibble_table(functools.partial(_at_least, count=k)) for k in range(5)]
+_LOWEST = [_nibble_table(functools.partial(_lowest, count=k)) for k in range(4)]
+
+
+def _translate(data: bytes, table: bytes) -> int:
+    return int.from_bytes(data.translate(table), "little")
+
+
+def _positions(bits: int) -> list[int]:
+    """Rank positions of the set bits of a nibble-position mask, ascending."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append((low.bit_length() - 1) >> 2)
+        bits ^= low
+    return out
+
+
+class _Hand:
+    """Counting tables of one hand, computed once per call."""
+
+    __slots__ = ("four", "jokers", "low1", "low2", "low3", "natural", "one", "three", "two")
+
+    def __init__(self, hand: int) -> None:
+        natural = hand & NATURAL_BITS
+        self.natural = natural
+        data = natural.to_bytes(7, "little")
+        self.one = _translate(data, _AT_LEAST[1])
+        self.two = two = _translate(data, _AT_LEAST[2])
+        self.three = three = _translate(data, _AT_LEAST[3])
+        self.four = _translate(data, _AT_LEAST[4])
+        self.low1 = low1 = _translate(data, _LOWEST[1])
+        self.low2 = low2 = _translate(data, _LOWEST[2]) if two else low1
+        self.low3 = _translate(data, _LOWEST[3]) if three else low2
+        jokers = []
+        if hand & BLACK_BIT:
+            jokers.append(BLACK_BIT)
+        if hand & RED_BIT:
+            jokers.append(RED_BIT)
+        self.jokers = jokers
+
+
+def _straight(out: list[Play], h: _Hand, start: int, length: int, gap: int) -> None:
+    """Plays of the straight of ``length`` ranks from position ``start``; ``gap`` is the one rank
+    missing from the hand that a joker fills, or -1 when the hand has them all."""
+    natural = h.low1 & _WINDOW_CARDS[start][length]
+    combo = _STRAIGHT_AT[start][length]
+    if gap < 0:
+        out.append(_play_from_mask(natural, combo))
+        low1 = h.low1
+        for joker in h.jokers:
+            for p in range(start, start + length):
+                out.append(_play_from_mask(natural ^ (low1 & _NIBBLE[p]) | joker, combo))
+    else:
+        for joker in h.jokers:
+            out.append(_play_from_mask(natural | joker, combo))
+
+
+def _pair_straight(out: list[Play], h: _Hand, start: int, pairs: int, gap: int) -> None:
+    """Plays of the pair straight of ``pairs`` ranks from position ``start``; ``gap`` is the one
+    rank with a single card that a joker completes, or -1."""
+    # low2 holds two cards of each rank that has two, and the one card of a rank that has one.
+    natural = h.low2 & _WINDOW_CARDS[start][pairs]
+    combo = _PAIR_STRAIGHT_AT[start][pairs]
+    if gap < 0:
+        out.append(_play_from_mask(natural, combo))
+        second = h.low2 ^ h.low1
+        for joker in h.jokers:
+            for p in range(start, start + pairs):
+                out.append(_play_from_mask(natural ^ (second & _NIBBLE[p]) | joker, combo))
+    else:
+        for joker in h.jokers:
+            out.append(_play_from_mask(natural | joker, combo))
+
+
+def _window_gap(h: _Hand, full: int, partial: int, start: int, length: int) -> int | None:
+    """For one window: -1 if every rank is in ``full``, the position of the one rank that is not
+    when a joker can fill it (it must be in ``partial``), or None."""
+    missing = _WINDOW_BITS[start][length] & ~full
+    if not missing:
+        return -1
+    if h.jokers and not missing & (missing - 1) and missing & partial:
+        return (missing.bit_length() - 1) >> 2
+    return None
+
+
+def _runs(
+    full: list[bool], partial: list[bool], wild: bool, shortest: int
+) -> list[tuple[int, int, int]]:
+    """(length, start, gap) of every window of rank positions 0..11 at least ``shortest`` long
+    where every rank is ``full`` but at most one ``partial`` rank (the gap, only with a joker;
+    -1 for none), sorted by length, then start."""
+    windows = []
+    for start in range(ACE_POSITION + 1):
+        gap = -1
+        for end in range(start, ACE_POSITION + 1):
+            if not full[end]:
+                if not wild or gap >= 0 or not partial[end]:
+                    break
+                gap = end
+            if end - start + 1 >= shortest:
+                windows.append((end - start + 1, start, gap))
+    windows.sort()
+    return windows
+
+
+def _bombs(out: list[Play], h: _Hand, soft: int, hard: int) -> None:
+    """Soft bombs of the rank positions whose bits are set in ``soft``, then hard bombs."""
+    jokers = h.jokers
+    wild_soft = h.two if jokers else h.three
+    for p in _positions(soft & (h.three | wild_soft)):
+        nibble = _NIBBLE[p]
+        combo = _SOFT[p]
+        if h.three & _BIT0[p]:
+            out.append(_play_from_mask(h.low3 & nibble, combo))
+        for joker in jokers:
+            out.append(_play_from_mask((h.low2 & nibble) | joker, combo))
+    wild_hard = h.three if jokers else h.four
+    for p in _positions(hard & (h.four | wild_hard)):
+        nibble = _NIBBLE[p]
+        combo = _HARD[p]
+        if h.four & _BIT0[p]:
+            out.append(_play_from_mask(h.natural & nibble, combo))
+        for joker in jokers:
+            out.append(_play_from_mask((h.low3 & nibble) | joker, combo))
+
+
+def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Play]:
+    if hand == JOKER_BITS:
+        return [_play_from_mask(hand, ROCKET)]
+    if stock_empty and lone_position >= 0:  # a lone joker: the last card, the stock empty
+        return [_play_from_mask(hand, _SINGLE[lone_position])]
+    return []
+
+
+def lead_plays(hand: int, stock_empty: bool) -> list[Play]:
+    """Every distinct play a round's leader can make with this hand."""
+    if not hand & NATURAL_BITS:
+        return _only_jokers(hand, stock_empty, 0)
+    out: list[Play] = []
+    h = _Hand(hand)
+    low1, jokers = h.low1, h.jokers
+    held = _positions(h.one)
+    for p in held:
+        out.append(_play_from_mask(low1 & _NIBBLE[p], _SINGLE[p]))
+    for p in held:
+        combo = _PAIR[p]
+        if h.two & _BIT0[p]:
+            out.append(_play_from_mask(h.low2 & _NIBBLE[p], combo))
+        for joker in jokers:
+            out.append(_play_from_mask((low1 & _NIBBLE[p]) | joker, combo))
+    wild = bool(jokers)
+    one_at = [bool(h.one & bit) for bit in _BIT0[: ACE_POSITION + 1]]
+    if h.one.bit_count() + wild >= 3:
+        for length, start, gap in _runs(one_at, _ALL_TRUE, wild, 3):
+            _straight(out, h, start, length, gap)
+    if h.two.bit_count() + wild >= 2:
+        two_at = [bool(h.two & bit) for bit in _BIT0[: ACE_POSITION + 1]]
+        for pairs, start, gap in _runs(two_at, one_at, wild, 2):
+            _pair_straight(out, h, start, pairs, gap)
+    _bombs(out, h, _M0, _M0)
+    if hand & JOKER_BITS == JOKER_BITS:
+        out.append(_play_from_mask(JOKER_BITS, ROCKET))
+    return out
+
+
+def follow_plays(hand: int, table: Combo, stock_empty: bool) -> list[Play]:
+    """Every distinct play with this hand that beats ``table``."""
+    kind = table.kind
+    if kind is ComboKind.ROCKET:
+        return []
+    assert table.rank is not None
+    position = RANK_POSITION[table.rank]
+    above = position + 1 if position < ACE_POSITION else -1  # -1: nothing is one higher
+    if not hand & NATURAL_BITS:
+        if kind is ComboKind.SINGLE and position != TWO:
+            return _only_jokers(hand, stock_empty, above if above >= 0 else TWO)
+        return _only_jokers(hand, stock_empty, -1)
+    out: list[Play] = []
+    h = _Hand(hand)
+    if kind is ComboKind.SINGLE:
+        if above >= 0 and h.one & _BIT0[above]:
+            out.append(_play_from_mask(h.low1 & _NIBBLE[above], _SINGLE[above]))
+        if position != TWO and h.one & _BIT0[TWO]:
+            out.append(_play_from_mask(h.low1 & _NIBBLE[TWO], _SINGLE[TWO]))
+    elif kind is ComboKind.PAIR:
+        if above >= 0 and h.one & _BIT0[above]:
+            combo = _PAIR[above]
+            if h.two & _BIT0[above]:
+                out.append(_play_from_mask(h.low2 & _NIBBLE[above], combo))
+            for joker in h.jokers:
+                out.append(_play_from_mask((h.low1 & _NIBBLE[above]) | joker, combo))
+    elif kind is ComboKind.STRAIGHT:
+        length = table.length
+        if above >= 0 and above + length - 1 <= ACE_POSITION:
+            gap = _window_gap(h, h.one, _M0, above, length)
+            if gap is not None:
+                _straight(out, h, above, length, gap)
+    elif kind is ComboKind.PAIR_STRAIGHT:
+        pairs = table.length // 2
+        if above >= 0 and above + pairs - 1 <= ACE_POSITION:
+            gap = _window_gap(h, h.two, h.one, above, pairs)
+            if gap is not None:
+                _pair_straight(out, h, above, pairs, gap)
+    one_higher = _BIT0[above] if above >= 0 else 0
+    if table.bomb_class == 0:
+        _bombs(out, h, _M0, _M0)
+    elif table.bomb_class == 1:
+        _bombs(out, h, one_higher, _M0)
+    else:
+        _bombs(out, h, 0, one_higher)
+    if hand & JOKER_BITS == JOKER_BITS:
+        out.append(_play_from_mask(JOKER_BITS, ROCKET))
+    return out

@@ -1,0 +1,180 @@
+"""Moves of the climbing games: a pass, or a play of cards with the combination it means.
+
+A move is a small immutable value whose text form round-trips:
+
+>>> str(parse_move("5s 6h bj as 4 5 6"))
+'5s 6h BJ as 4 5 6'
+>>> parse_move("pass") is PASS
+True
+>>> str(parse_move("7h 7s"))   # one meaning only: no need to name it
+'7s 7h'
+
+``as`` names the meaning, by the ranks the cards represent; it is written only when the cards could
+mean something else. A play without a meaning (``combo`` None) is resolved by the position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards, parse_ranks
+from .combos import Combo, combo_from_ranks, interpretations
+from .errors import NotationError
+
+__all__ = ["PASS", "Move", "Pass", "Play", "move_from_json", "parse_move"]
+
+
+class Pass:
+    """Passing (不出). There is one instance, ``PASS``."""
+
+    __slots__ = ()
+    _instance: Pass | None = None
+
+    def __new__(cls) -> Pass:
+        if cls._instance is None:
+            cls._instance = object.__new__(cls)
+        return cls._instance
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "PASS"
+
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
+        return (Pass, ())
+
+    def to_json(self) -> dict[str, object]:
+        return {"pass": True}
+
+
+PASS = Pass()
+
+
+class Play:
+    """Cards put on the table, and the combination they mean (None: let the position decide)."""
+
+    __slots__ = ("combo", "mask")
+
+    mask: int
+    combo: Combo | None
+
+    def __init__(self, cards: Iterable[Card], combo: Combo | None = None) -> None:
+        mask = mask_of(cards)
+        if mask == 0:
+            raise NotationError("a play needs at least one card")
+        _set_mask(self, mask)
+        _set_combo(self, combo)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("moves are immutable")
+
+    def __reduce__(self) -> tuple[object, tuple[int, Combo | None]]:
+        return (_play_from_mask, (self.mask, self.combo))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return cards_from_mask(self.mask)
+
+    @property
+    def size(self) -> int:
+        return self.mask.bit_count()
+
+    def with_combo(self, combo: Combo) -> Play:
+        return _play_from_mask(self.mask, combo)
+
+    def rank_key(self) -> tuple[tuple[int, ...], Combo | None]:
+        """What makes two plays the same action: the ranks used (jokers apart) and the meaning."""
+        return (tuple(sorted(CARDS[i].rank for i in _indexes(self.mask))), self.combo)
+
+    def names_meaning(self) -> bool:
+        """Whether the text form must say ``as``: the cards alone do not fix the meaning."""
+        if self.combo is None:
+            return False
+        return interpretations(self.mask) != (self.combo,)
+
+    def __str__(self) -> str:
+        text = format_cards(self.cards)
+        if self.names_meaning():
+            assert self.combo is not None
+            text += " as " + self.combo.ranks_text()
+        return text
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.mask == other.mask and self.combo is other.combo
+
+    def __hash__(self) -> int:
+        return hash((self.mask, self.combo))
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"play": format_cards(self.cards)}
+        if self.combo is not None:
+            data["as"] = self.combo.ranks_text()
+        return data
+
+
+_set_mask = vars(Play)["mask"].__set__
+_set_combo = vars(Play)["combo"].__set__
+_new = object.__new__
+
+
+def _play_from_mask(mask: int, combo: Combo | None) -> Play:
+    """Fast constructor for the engine's move generator; the mask must be non-zero."""
+    play: Play = _new(Play)
+    _set_mask(play, mask)
+    _set_combo(play, combo)
+    return play
+
+
+def _indexes(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+Move = Pass | Play
+
+
+def parse_move(text: str) -> Move:
+    """Parse ``pass``, ``"5s 6h BJ"`` or ``"5s 6h BJ as 4 5 6"``."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move must be written as a string, not {type(text).__name__}")
+    stripped = text.strip()
+    if stripped.lower() == "pass":
+        return PASS
+    cards_text, sep, meaning = stripped.partition(" as ")
+    if not sep and stripped.lower().endswith(" as"):
+        raise NotationError(f"{text!r} says 'as' but names no ranks")
+    cards = parse_cards(cards_text)
+    if not cards:
+        raise NotationError("a play needs at least one card")
+    combo = combo_from_ranks(parse_ranks(meaning)) if sep else None
+    return Play(cards, combo)
+
+
+def move_from_json(data: dict[str, object]) -> Move:
+    """A move from its JSON form: ``{"pass": true}`` or ``{"play": "...", "as": "..."}``."""
+    if "pass" in data:
+        if data.get("pass") is not True or "play" in data or "as" in data:
+            raise NotationError('a pass is written {"pass": true} and nothing else')
+        return PASS
+    cards_text = data.get("play")
+    if not isinstance(cards_text, str):
+        raise NotationError('a play needs "play": a string of cards')
+    cards = parse_cards(cards_text)
+    if not cards:
+        raise NotationError("a play needs at least one card")
+    meaning = data.get("as")
+    if meaning is None:
+        return Play(cards)
+    if not isinstance(meaning, str):
+        raise NotationError('"as" must be a string of ranks, like "4 5 6"')
+    return Play(cards, combo_from_ranks(parse_ranks(meaning)))

@@ -1,0 +1,158 @@
+"""Seeded random playouts: the engine's benchmark and a soak test of its invariants.
+
+Each game is dealt from its own seed and played to the end by players that pick uniformly among
+``legal_moves()``. The timings cover the whole public API (``legal_moves`` + ``apply``); the
+``legal_moves`` calls are also timed one by one for their median.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+import time
+from typing import Any
+
+from .cards import CARDS
+from .gandengyan import GameState
+from .moves import Play
+from .settlement import settle
+
+__all__ = ["SimulationReport", "follow_benchmark", "simulate"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SimulationReport:
+    games: int
+    seconds: float
+    actions: int
+    legal_calls: int
+    legal_seconds: float
+    legal_median_us: float
+    bombs: int
+    rockets: int
+    stock_ran_out: int
+    wins_by_seat: tuple[int, ...]
+    follow20_median_us: float | None
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def legal_calls_per_second(self) -> float:
+        return self.legal_calls / self.legal_seconds if self.legal_seconds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "seconds": round(self.seconds, 4),
+            "games_per_second": round(self.games_per_second, 1),
+            "legal_calls": self.legal_calls,
+            "legal_calls_per_second": round(self.legal_calls_per_second, 1),
+            "legal_median_us": round(self.legal_median_us, 2),
+            "follow20_median_us": (
+                None if self.follow20_median_us is None else round(self.follow20_median_us, 2)
+            ),
+            "actions_per_game": round(self.actions / self.games, 2) if self.games else 0,
+            "bombs_per_game": round(self.bombs / self.games, 3) if self.games else 0,
+            "rockets": self.rockets,
+            "stock_ran_out": self.stock_ran_out,
+            "stock_ran_out_share": round(self.stock_ran_out / self.games, 3) if self.games else 0,
+            "wins_by_seat": list(self.wins_by_seat),
+        }
+
+    def to_text(self) -> str:
+        data = self.to_json()
+        lines = [
+            f"games                {data['games']} in {data['seconds']} s",
+            f"games per second     {data['games_per_second']}",
+            f"legal_moves() calls  {data['legal_calls']}, "
+            f"{data['legal_calls_per_second']} per second, median {data['legal_median_us']} us",
+        ]
+        if self.follow20_median_us is not None:
+            lines.append(
+                f"legal_moves(), 20-card hand following a play: median "
+                f"{data['follow20_median_us']} us"
+            )
+        lines += [
+            f"actions per game     {data['actions_per_game']}",
+            f"bombs per game       {data['bombs_per_game']} (rockets {data['rockets']})",
+            f"stock ran out        {data['stock_ran_out']} games "
+            f"({data['stock_ran_out_share']:.1%})",
+            f"wins by seat         {data['wins_by_seat']}",
+        ]
+        return "\n".join(lines)
+
+
+def simulate(games: int, seed: int, *, follow20: int = 0) -> SimulationReport:
+    """Play ``games`` random games; game ``i`` is dealt from seed ``seed + i``."""
+    chooser = random.Random(seed)
+    perf = time.perf_counter
+    legal_times: list[float] = []
+    actions = bombs = rockets = ran_out = 0
+    wins = [0, 0, 0]
+    started = perf()
+    for i in range(games):
+        state = GameState.deal(seed + i)
+        while state.to_move is not None:
+            before = perf()
+            moves = state.legal_moves()
+            legal_times.append(perf() - before)
+            move = moves[chooser.randrange(len(moves))]
+            state = state.apply(move)
+            actions += 1
+            if isinstance(move, Play) and move.combo is not None and move.combo.bomb_class:
+                bombs += 1
+                rockets += move.combo.bomb_class == 3
+        assert state.winner is not None
+        wins[state.winner] += 1
+        ran_out += state.stock_count == 0
+        settlement = settle(state, base=1)
+        assert sum(settlement.payments) == 0
+    seconds = perf() - started
+    follow_median = follow_benchmark(follow20, seed) if follow20 else None
+    return SimulationReport(
+        games=games,
+        seconds=seconds,
+        actions=actions,
+        legal_calls=len(legal_times),
+        legal_seconds=sum(legal_times),
+        legal_median_us=statistics.median(legal_times) * 1e6 if legal_times else 0.0,
+        bombs=bombs,
+        rockets=rockets,
+        stock_ran_out=ran_out,
+        wins_by_seat=tuple(wins),
+        follow20_median_us=follow_median,
+    )
+
+
+def follow_positions(count: int, seed: int, hand_size: int = 20) -> list[GameState]:
+    """Positions where a ``hand_size``-card hand must answer a play on the table."""
+    rng = random.Random(seed)
+    positions: list[GameState] = []
+    while len(positions) < count:
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        leader, follower = deck[:6], deck[6 : 6 + hand_size]
+        third = deck[6 + hand_size : 11 + hand_size]
+        state = GameState.from_position([leader, follower, third], deck[11 + hand_size :], dealer=0)
+        leads = state.legal_moves()
+        state = state.apply(leads[rng.randrange(len(leads))])
+        if state.to_move == 1:
+            positions.append(state)
+    return positions
+
+
+def follow_benchmark(count: int, seed: int, repeats: int = 5) -> float:
+    """Median microseconds of ``legal_moves()`` over ``count`` 20-card following positions."""
+    perf = time.perf_counter
+    samples = []
+    for state in follow_positions(count, seed):
+        best = float("inf")
+        for _ in range(repeats):
+            before = perf()
+            state.legal_moves()
+            best = min(best, perf() - before)
+        samples.append(best)
+    return statistics.median(samples) * 1e6

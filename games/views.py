@@ -1,0 +1,121 @@
+"""Pages of the games app: the home page and the rules."""
+
+from __future__ import annotations
+
+import html
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import markdown
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from markdown.extensions.toc import slugify_unicode
+
+# Which rules document serves which language; any other language gets the default one.
+RULES_DOCS = {
+    "zh-hans": "rules.zh-hans.md",
+    "en": "rules.md",
+}
+DEFAULT_RULES_LANGUAGE = "zh-hans"
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    """One heading of a document: its anchor, its text and the headings under it."""
+
+    id: str
+    name: str
+    children: tuple[TocEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class RenderedDoc:
+    """A Markdown document turned into HTML, with its title and table of contents."""
+
+    title: str
+    body: SafeString
+    toc: tuple[TocEntry, ...]
+
+
+def _toc_entries(tokens: list[dict[str, Any]], max_level: int) -> tuple[TocEntry, ...]:
+    return tuple(
+        TocEntry(
+            id=token["id"],
+            name=html.unescape(token["name"]),
+            children=_toc_entries(token.get("children", []), max_level),
+        )
+        for token in tokens
+        if token["level"] <= max_level
+    )
+
+
+_cache: dict[Path, tuple[int, RenderedDoc]] = {}
+_cache_lock = threading.Lock()
+
+
+def render_markdown_file(path: Path) -> RenderedDoc:
+    """Render ``path`` to HTML, reusing the last result while the file is unchanged.
+
+    Raises ``FileNotFoundError`` when the file does not exist.
+    """
+    mtime = path.stat().st_mtime_ns
+    with _cache_lock:
+        cached = _cache.get(path)
+    if cached is not None and cached[0] == mtime:
+        return cached[1]
+
+    md = markdown.Markdown(
+        extensions=["tables", "toc"],
+        extension_configs={
+            "toc": {
+                # Keep Chinese headings readable in their anchors instead of dropping them.
+                "slugify": slugify_unicode,
+                "permalink": "#",
+                "permalink_title": "",
+            }
+        },
+        output_format="html",
+    )
+    body = md.convert(path.read_text(encoding="utf-8"))
+    tokens: list[dict[str, Any]] = getattr(md, "toc_tokens", [])
+    if len(tokens) == 1 and tokens[0]["level"] == 1:
+        # One top heading: it is the title, and its sections make the table of contents.
+        title = html.unescape(tokens[0]["name"])
+        tokens = tokens[0].get("children", [])
+    else:
+        title = path.stem
+    # The document is part of the repository, so its HTML is trusted.
+    doc = RenderedDoc(title=title, body=mark_safe(body), toc=_toc_entries(tokens, max_level=3))
+    with _cache_lock:
+        _cache[path] = (mtime, doc)
+    return doc
+
+
+def rules_doc_path(language: str | None) -> Path:
+    """The rules document for ``language``, falling back to the default language's."""
+    code = (language or DEFAULT_RULES_LANGUAGE).lower()
+    name = RULES_DOCS.get(code) or RULES_DOCS.get(code.split("-")[0])
+    if name is None:
+        name = RULES_DOCS[DEFAULT_RULES_LANGUAGE]
+    return Path(settings.DOCS_DIR) / name
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/home.html")
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    path = rules_doc_path(translation.get_language())
+    try:
+        doc = render_markdown_file(path)
+    except FileNotFoundError:
+        raise Http404(
+            _("The rules document %(name)s is missing.") % {"name": f"docs/{path.name}"}
+        ) from None
+    return render(request, "games/rules.html", {"doc": doc})

@@ -1,0 +1,53 @@
+# Sourced by the other scripts: checks Python, makes .venv and installs requirements.txt into it.
+# After sourcing, the working directory is the repository root and .venv/bin is first on PATH.
+
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO_ROOT="$(pwd)"
+export REPO_ROOT
+
+PYTHON="${PYTHON:-python3}"
+
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+    echo "干瞪眼 Online needs Python 3.10–3.13; found no $PYTHON." \
+        "Install one and put it first on PATH as python3." >&2
+    exit 1
+fi
+
+py_version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true)"
+case "$py_version" in
+    3.10 | 3.11 | 3.12 | 3.13) ;;
+    *)
+        echo "干瞪眼 Online needs Python 3.10–3.13; found ${py_version:-a $PYTHON that does not run}." \
+            "Install one and put it first on PATH as python3." >&2
+        exit 1
+        ;;
+esac
+
+VENV="$REPO_ROOT/.venv"
+
+# A virtual environment whose interpreter no longer runs (moved, or its Python removed) is rebuilt.
+if [ -d "$VENV" ] && ! "$VENV/bin/python" -c '' >/dev/null 2>&1; then
+    echo "Rebuilding .venv: its Python no longer runs."
+    rm -rf "$VENV"
+fi
+
+if [ ! -d "$VENV" ]; then
+    echo "Creating .venv with Python $py_version ..."
+    "$PYTHON" -m venv "$VENV"
+fi
+
+stamp="$VENV/.requirements.sha256"
+wanted="$("$VENV/bin/python" -c '
+import hashlib, sys
+print(hashlib.sha256(open("requirements.txt", "rb").read()).hexdigest())
+')"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
+    echo "Installing requirements.txt into .venv ..."
+    "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -r requirements.txt
+    echo "$wanted" >"$stamp"
+fi
+
+export PATH="$VENV/bin:$PATH"
+export VIRTUAL_ENV="$VENV"

@@ -1,0 +1,37 @@
+"""Project-wide checks: configuration, ASGI entry point, migrations."""
+
+import importlib
+
+import pytest
+from django.core.management import call_command
+
+
+def test_system_checks_pass() -> None:
+    call_command("check", fail_level="WARNING")
+
+
+def test_asgi_application_is_a_protocol_router() -> None:
+    from channels.routing import ProtocolTypeRouter
+
+    module = importlib.import_module("gandengyan.asgi")
+    assert isinstance(module.application, ProtocolTypeRouter)
+    assert set(module.application.application_mapping) == {"http", "websocket"}
+
+
+@pytest.mark.django_db
+def test_no_migrations_are_missing() -> None:
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.asyncio
+async def test_websocket_from_a_foreign_origin_is_refused() -> None:
+    from channels.testing import WebsocketCommunicator
+
+    from gandengyan.asgi import application
+
+    communicator = WebsocketCommunicator(
+        application, "/ws/anything/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+    await communicator.disconnect()
