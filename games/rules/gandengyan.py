@@ -52,9 +52,11 @@ class TablePlay:
     seat: int
     play: Play
 
-    def __init__(self, seat: int, play: Play) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "play", play)
+    def __new__(cls, seat: int, play: Play) -> TablePlay:
+        table: TablePlay = object.__new__(cls)
+        _set_table_seat(table, seat)
+        _set_table_play(table, play)
+        return table
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("the table is immutable")
@@ -83,6 +85,10 @@ class TablePlay:
             "kind": combo.kind.value,
             "rank": None if combo.rank is None else int(combo.rank),
         }
+
+
+_set_table_seat = vars(TablePlay)["seat"].__set__
+_set_table_play = vars(TablePlay)["play"].__set__
 
 
 def deal_from_seed(
@@ -263,10 +269,12 @@ class GameState:
         if seat is None:
             return []
         stock_empty = self.stock_position >= len(self.stock)
-        if self.table is None:
-            return list(lead_plays(self.hands[seat], stock_empty))
+        table = self.table
+        if table is None:
+            return lead_plays(self.hands[seat], stock_empty)
+        assert table.play.combo is not None
         moves: list[Move] = [PASS]
-        moves.extend(follow_plays(self.hands[seat], self.table.combo, stock_empty))
+        moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
         return moves
 
     def is_legal(self, move: Move) -> bool:

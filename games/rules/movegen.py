@@ -15,7 +15,7 @@ first, then the black joker's variants, then the red joker's, each by the rank t
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .cards import BLACK_JOKER, RED_JOKER, SUITED_RANKS
 from .combos import (
@@ -31,7 +31,7 @@ from .combos import (
     Combo,
     ComboKind,
 )
-from .moves import Play, _play_from_mask
+from .moves import Move, _play_from_mask
 
 __all__ = ["follow_plays", "lead_plays"]
 
@@ -44,7 +44,7 @@ TWO = 12  # rank position of the 2
 _M0 = sum(1 << (4 * p) for p in range(13))  # bit 0 of every nibble
 _NIBBLE = [15 << (4 * p) for p in range(13)]
 _BIT0 = [1 << (4 * p) for p in range(13)]
-_ALL_TRUE = [True] * (ACE_POSITION + 1)
+_STRAIGHT_BIT0 = sum(_BIT0[: ACE_POSITION + 1])  # no 2 in a straight or pair straight
 _STRAIGHT_RANKS = sum(_NIBBLE[: ACE_POSITION + 1])  # 3..A: no 2 in a straight
 
 _SINGLE = [SINGLE[r] for r in SUITED_RANKS]
@@ -92,38 +92,49 @@ def _lowest(nibble: int, count: int) -> int:
 # ``bytes.translate`` maps them all at C speed.
 _AT_LEAST = [_nibble_table(functools.partial(_at_least, count=k)) for k in range(5)]
 _LOWEST = [_nibble_table(functools.partial(_lowest, count=k)) for k in range(4)]
+_LOWEST_OF = [[_lowest(n, k) for n in range(16)] for k in range(4)]  # of one nibble
 
 
 def _translate(data: bytes, table: bytes) -> int:
     return int.from_bytes(data.translate(table), "little")
 
 
-def _positions(bits: int) -> list[int]:
-    """Rank positions of the set bits of a nibble-position mask, ascending."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append((low.bit_length() - 1) >> 2)
-        bits ^= low
-    return out
+def _positions(bits: int) -> tuple[int, ...]:
+    """Rank positions of the set bits of a nibble-position mask, ascending (memoised: there are
+    at most 2**13 such masks)."""
+    positions = _POSITIONS.get(bits)
+    if positions is None:
+        found = []
+        rest = bits
+        while rest:
+            low = rest & -rest
+            found.append((low.bit_length() - 1) >> 2)
+            rest ^= low
+        positions = _POSITIONS[bits] = tuple(found)
+    return positions
+
+
+_POSITIONS: dict[int, tuple[int, ...]] = {}
 
 
 class _Hand:
-    """Counting tables of one hand, computed once per call."""
+    """Counting tables of one hand, computed once per call. Following a single or a pair needs
+    only the bomb counts (``full=False``); everything else needs them all."""
 
     __slots__ = ("four", "jokers", "low1", "low2", "low3", "natural", "one", "three", "two")
 
-    def __init__(self, hand: int) -> None:
+    def __init__(self, hand: int, full: bool = True) -> None:
         natural = hand & NATURAL_BITS
         self.natural = natural
         data = natural.to_bytes(7, "little")
-        self.one = _translate(data, _AT_LEAST[1])
         self.two = two = _translate(data, _AT_LEAST[2])
-        self.three = three = _translate(data, _AT_LEAST[3])
-        self.four = _translate(data, _AT_LEAST[4])
-        self.low1 = low1 = _translate(data, _LOWEST[1])
-        self.low2 = low2 = _translate(data, _LOWEST[2]) if two else low1
-        self.low3 = _translate(data, _LOWEST[3]) if three else low2
+        self.three = three = _translate(data, _AT_LEAST[3]) if two else 0
+        self.four = _translate(data, _AT_LEAST[4]) if three else 0
+        if full:
+            self.one = _translate(data, _AT_LEAST[1])
+            self.low1 = low1 = _translate(data, _LOWEST[1])
+            self.low2 = low2 = _translate(data, _LOWEST[2]) if two else low1
+            self.low3 = _translate(data, _LOWEST[3]) if three else low2
         jokers = []
         if hand & BLACK_BIT:
             jokers.append(BLACK_BIT)
@@ -132,12 +143,12 @@ class _Hand:
         self.jokers = jokers
 
 
-def _straight(out: list[Play], h: _Hand, start: int, length: int, gap: int) -> None:
-    """Plays of the straight of ``length`` ranks from position ``start``; ``gap`` is the one rank
-    missing from the hand that a joker fills, or -1 when the hand has them all."""
+def _straight(out: list[Move], h: _Hand, start: int, length: int, gap: bool) -> None:
+    """Plays of the straight of ``length`` ranks from position ``start``; ``gap``: one rank is
+    missing from the hand and a joker fills it."""
     natural = h.low1 & _WINDOW_CARDS[start][length]
     combo = _STRAIGHT_AT[start][length]
-    if gap < 0:
+    if not gap:
         out.append(_play_from_mask(natural, combo))
         low1 = h.low1
         for joker in h.jokers:
@@ -148,13 +159,13 @@ def _straight(out: list[Play], h: _Hand, start: int, length: int, gap: int) -> N
             out.append(_play_from_mask(natural | joker, combo))
 
 
-def _pair_straight(out: list[Play], h: _Hand, start: int, pairs: int, gap: int) -> None:
-    """Plays of the pair straight of ``pairs`` ranks from position ``start``; ``gap`` is the one
-    rank with a single card that a joker completes, or -1."""
+def _pair_straight(out: list[Move], h: _Hand, start: int, pairs: int, gap: bool) -> None:
+    """Plays of the pair straight of ``pairs`` ranks from position ``start``; ``gap``: one rank
+    has a single card and a joker completes it."""
     # low2 holds two cards of each rank that has two, and the one card of a rank that has one.
     natural = h.low2 & _WINDOW_CARDS[start][pairs]
     combo = _PAIR_STRAIGHT_AT[start][pairs]
-    if gap < 0:
+    if not gap:
         out.append(_play_from_mask(natural, combo))
         second = h.low2 ^ h.low1
         for joker in h.jokers:
@@ -165,59 +176,83 @@ def _pair_straight(out: list[Play], h: _Hand, start: int, pairs: int, gap: int) 
             out.append(_play_from_mask(natural | joker, combo))
 
 
-def _window_gap(h: _Hand, full: int, partial: int, start: int, length: int) -> int | None:
-    """For one window: -1 if every rank is in ``full``, the position of the one rank that is not
-    when a joker can fill it (it must be in ``partial``), or None."""
+def _window_gap(h: _Hand, full: int, partial: int, start: int, length: int) -> bool | None:
+    """For one window: False if every rank is in ``full``, True if one rank is not but a joker
+    can fill it (it must be in ``partial``), None if the window cannot be made."""
     missing = _WINDOW_BITS[start][length] & ~full
     if not missing:
-        return -1
+        return False
     if h.jokers and not missing & (missing - 1) and missing & partial:
-        return (missing.bit_length() - 1) >> 2
+        return True
     return None
 
 
-def _runs(
-    full: list[bool], partial: list[bool], wild: bool, shortest: int
-) -> list[tuple[int, int, int]]:
-    """(length, start, gap) of every window of rank positions 0..11 at least ``shortest`` long
-    where every rank is ``full`` but at most one ``partial`` rank (the gap, only with a joker;
-    -1 for none), sorted by length, then start."""
+def _windows(full: int, partial: int, wild: bool, shortest: int) -> list[tuple[int, int, bool]]:
+    """(length, start, has_gap) of every window of rank positions 0..11 at least ``shortest``
+    long where every rank is in ``full`` except at most one in ``partial`` (the gap a joker
+    fills; only when ``wild``), by length, then start. ``full`` and ``partial`` are nibble-position
+    masks; all windows of one length are found at once by shifting."""
+    full &= _STRAIGHT_BIT0
+    partial &= _STRAIGHT_BIT0
+    complete = full  # windows of the current length with every rank full
+    gapped = partial if wild else full  # ... with at most one partial rank
     windows = []
-    for start in range(ACE_POSITION + 1):
-        gap = -1
-        for end in range(start, ACE_POSITION + 1):
-            if not full[end]:
-                if not wild or gap >= 0 or not partial[end]:
-                    break
-                gap = end
-            if end - start + 1 >= shortest:
-                windows.append((end - start + 1, start, gap))
-    windows.sort()
+    for length in range(2, ACE_POSITION + 2):
+        shift = 4 * (length - 1)
+        next_full = full >> shift
+        complete, gapped = complete & next_full, (gapped & next_full) | (
+            complete & (partial >> shift) if wild else 0
+        )
+        if not gapped:
+            break
+        if length >= shortest:
+            for start in _positions(gapped):
+                windows.append((length, start, not complete & _BIT0[start]))
     return windows
 
 
-def _bombs(out: list[Play], h: _Hand, soft: int, hard: int) -> None:
+def _bombs(out: list[Move], h: _Hand, soft: int, hard: int) -> None:
     """Soft bombs of the rank positions whose bits are set in ``soft``, then hard bombs."""
-    jokers = h.jokers
-    wild_soft = h.two if jokers else h.three
-    for p in _positions(soft & (h.three | wild_soft)):
-        nibble = _NIBBLE[p]
+    jokers, natural = h.jokers, h.natural
+    if not h.three and not (jokers and h.two):
+        return
+    for p in _positions(soft & (h.two if jokers else h.three)):
+        shift = 4 * p
+        nibble = (natural >> shift) & 15
         combo = _SOFT[p]
         if h.three & _BIT0[p]:
-            out.append(_play_from_mask(h.low3 & nibble, combo))
+            out.append(_play_from_mask(_LOWEST_OF[3][nibble] << shift, combo))
         for joker in jokers:
-            out.append(_play_from_mask((h.low2 & nibble) | joker, combo))
-    wild_hard = h.three if jokers else h.four
-    for p in _positions(hard & (h.four | wild_hard)):
-        nibble = _NIBBLE[p]
+            out.append(_play_from_mask((_LOWEST_OF[2][nibble] << shift) | joker, combo))
+    for p in _positions(hard & (h.three if jokers else h.four)):
+        shift = 4 * p
+        nibble = (natural >> shift) & 15
         combo = _HARD[p]
-        if h.four & _BIT0[p]:
-            out.append(_play_from_mask(h.natural & nibble, combo))
+        if nibble == 15:
+            out.append(_play_from_mask(15 << shift, combo))
         for joker in jokers:
-            out.append(_play_from_mask((h.low3 & nibble) | joker, combo))
+            out.append(_play_from_mask((_LOWEST_OF[3][nibble] << shift) | joker, combo))
 
 
-def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Play]:
+def _same_rank(
+    out: list[Move], hand: int, jokers: Sequence[int], position: int, pair: bool
+) -> None:
+    """The single, or the natural and wild pairs, of one rank position."""
+    shift = 4 * position
+    nibble = (hand >> shift) & 15
+    if not nibble:
+        return
+    if not pair:
+        out.append(_play_from_mask(_LOWEST_OF[1][nibble] << shift, _SINGLE[position]))
+        return
+    combo = _PAIR[position]
+    if _LOWEST_OF[2][nibble] != _LOWEST_OF[1][nibble]:
+        out.append(_play_from_mask(_LOWEST_OF[2][nibble] << shift, combo))
+    for joker in jokers:
+        out.append(_play_from_mask((_LOWEST_OF[1][nibble] << shift) | joker, combo))
+
+
+def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Move]:
     if hand == JOKER_BITS:
         return [_play_from_mask(hand, ROCKET)]
     if stock_empty and lone_position >= 0:  # a lone joker: the last card, the stock empty
@@ -225,11 +260,11 @@ def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Play]
     return []
 
 
-def lead_plays(hand: int, stock_empty: bool) -> list[Play]:
+def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
     """Every distinct play a round's leader can make with this hand."""
     if not hand & NATURAL_BITS:
         return _only_jokers(hand, stock_empty, 0)
-    out: list[Play] = []
+    out: list[Move] = []
     h = _Hand(hand)
     low1, jokers = h.low1, h.jokers
     held = _positions(h.one)
@@ -242,13 +277,11 @@ def lead_plays(hand: int, stock_empty: bool) -> list[Play]:
         for joker in jokers:
             out.append(_play_from_mask((low1 & _NIBBLE[p]) | joker, combo))
     wild = bool(jokers)
-    one_at = [bool(h.one & bit) for bit in _BIT0[: ACE_POSITION + 1]]
     if h.one.bit_count() + wild >= 3:
-        for length, start, gap in _runs(one_at, _ALL_TRUE, wild, 3):
+        for length, start, gap in _windows(h.one, _M0, wild, 3):
             _straight(out, h, start, length, gap)
     if h.two.bit_count() + wild >= 2:
-        two_at = [bool(h.two & bit) for bit in _BIT0[: ACE_POSITION + 1]]
-        for pairs, start, gap in _runs(two_at, one_at, wild, 2):
+        for pairs, start, gap in _windows(h.two, h.one, wild, 2):
             _pair_straight(out, h, start, pairs, gap)
     _bombs(out, h, _M0, _M0)
     if hand & JOKER_BITS == JOKER_BITS:
@@ -256,7 +289,7 @@ def lead_plays(hand: int, stock_empty: bool) -> list[Play]:
     return out
 
 
-def follow_plays(hand: int, table: Combo, stock_empty: bool) -> list[Play]:
+def follow_plays(hand: int, table: Combo, stock_empty: bool) -> list[Move]:
     """Every distinct play with this hand that beats ``table``."""
     kind = table.kind
     if kind is ComboKind.ROCKET:
@@ -268,32 +301,29 @@ def follow_plays(hand: int, table: Combo, stock_empty: bool) -> list[Play]:
         if kind is ComboKind.SINGLE and position != TWO:
             return _only_jokers(hand, stock_empty, above if above >= 0 else TWO)
         return _only_jokers(hand, stock_empty, -1)
-    out: list[Play] = []
-    h = _Hand(hand)
-    if kind is ComboKind.SINGLE:
-        if above >= 0 and h.one & _BIT0[above]:
-            out.append(_play_from_mask(h.low1 & _NIBBLE[above], _SINGLE[above]))
-        if position != TWO and h.one & _BIT0[TWO]:
-            out.append(_play_from_mask(h.low1 & _NIBBLE[TWO], _SINGLE[TWO]))
-    elif kind is ComboKind.PAIR:
-        if above >= 0 and h.one & _BIT0[above]:
-            combo = _PAIR[above]
-            if h.two & _BIT0[above]:
-                out.append(_play_from_mask(h.low2 & _NIBBLE[above], combo))
-            for joker in h.jokers:
-                out.append(_play_from_mask((h.low1 & _NIBBLE[above]) | joker, combo))
+    out: list[Move] = []
+    if kind is ComboKind.SINGLE or kind is ComboKind.PAIR:
+        h = _Hand(hand, full=False)
+        if above >= 0:
+            _same_rank(out, hand, h.jokers, above, kind is ComboKind.PAIR)
+        if kind is ComboKind.SINGLE and position != TWO:
+            _same_rank(out, hand, (), TWO, False)
     elif kind is ComboKind.STRAIGHT:
+        h = _Hand(hand)
         length = table.length
         if above >= 0 and above + length - 1 <= ACE_POSITION:
             gap = _window_gap(h, h.one, _M0, above, length)
             if gap is not None:
                 _straight(out, h, above, length, gap)
     elif kind is ComboKind.PAIR_STRAIGHT:
+        h = _Hand(hand)
         pairs = table.length // 2
         if above >= 0 and above + pairs - 1 <= ACE_POSITION:
             gap = _window_gap(h, h.two, h.one, above, pairs)
             if gap is not None:
                 _pair_straight(out, h, above, pairs, gap)
+    else:
+        h = _Hand(hand, full=False)
     one_higher = _BIT0[above] if above >= 0 else 0
     if table.bomb_class == 0:
         _bombs(out, h, _M0, _M0)
