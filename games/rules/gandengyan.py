@@ -8,7 +8,7 @@ legal exactly when it is in ``legal_moves()`` (up to the choice of suits, which 
 ...                                 stock="Ad 6s 7h", dealer=0)
 >>> state = state.apply(parse_move("3s 4h 5d")).apply(PASS)
 >>> [str(m) for m in state.legal_moves()]
-['pass', '5s 6h BJ as 4 5 6']
+['pass', '5s 6h BJ = 4 5 6']
 """
 
 from __future__ import annotations
@@ -195,6 +195,9 @@ class GameState:
             if seen & card.bit:
                 raise ValueError(f"card {card} is dealt twice")
             seen |= card.bit
+        if masks[dealer] in _SINGLE_JOKER_MASKS and stock_cards:
+            # Unreachable in play (a round's winner draws before leading), and a dead end here.
+            raise ValueError("the dealer cannot lead with a lone joker while the stock has cards")
         return _make(
             rules,
             dealer,

@@ -200,8 +200,9 @@ def _windows(full: int, partial: int, wild: bool, shortest: int) -> list[tuple[i
     for length in range(2, ACE_POSITION + 2):
         shift = 4 * (length - 1)
         next_full = full >> shift
-        complete, gapped = complete & next_full, (gapped & next_full) | (
-            complete & (partial >> shift) if wild else 0
+        complete, gapped = (
+            complete & next_full,
+            (gapped & next_full) | (complete & (partial >> shift) if wild else 0),
         )
         if not gapped:
             break
@@ -264,18 +265,21 @@ def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
     """Every distinct play a round's leader can make with this hand."""
     if not hand & NATURAL_BITS:
         return _only_jokers(hand, stock_empty, 0)
-    out: list[Move] = []
     h = _Hand(hand)
-    low1, jokers = h.low1, h.jokers
+    low1, low2, jokers = h.low1, h.low2, h.jokers
     held = _positions(h.one)
-    for p in held:
-        out.append(_play_from_mask(low1 & _NIBBLE[p], _SINGLE[p]))
-    for p in held:
-        combo = _PAIR[p]
-        if h.two & _BIT0[p]:
-            out.append(_play_from_mask(h.low2 & _NIBBLE[p], combo))
-        for joker in jokers:
-            out.append(_play_from_mask((low1 & _NIBBLE[p]) | joker, combo))
+    out: list[Move] = [_play_from_mask(low1 & _NIBBLE[p], _SINGLE[p]) for p in held]
+    if not jokers:
+        out += [_play_from_mask(low2 & _NIBBLE[p], _PAIR[p]) for p in _positions(h.two)]
+    else:
+        two = h.two
+        for p in held:
+            combo = _PAIR[p]
+            if two & _BIT0[p]:
+                out.append(_play_from_mask(low2 & _NIBBLE[p], combo))
+            single = low1 & _NIBBLE[p]
+            for joker in jokers:
+                out.append(_play_from_mask(single | joker, combo))
     wild = bool(jokers)
     if h.one.bit_count() + wild >= 3:
         for length, start, gap in _windows(h.one, _M0, wild, 3):

@@ -2,15 +2,16 @@
 
 A move is a small immutable value whose text form round-trips:
 
->>> str(parse_move("5s 6h bj as 4 5 6"))
-'5s 6h BJ as 4 5 6'
+>>> str(parse_move("5s 6h bj = 4 5 6"))
+'5s 6h BJ = 4 5 6'
 >>> parse_move("pass") is PASS
 True
 >>> str(parse_move("7h 7s"))   # one meaning only: no need to name it
 '7s 7h'
 
-``as`` names the meaning, by the ranks the cards represent; it is written only when the cards could
-mean something else. A play without a meaning (``combo`` None) is resolved by the position.
+After ``=`` comes the meaning, as the ranks the cards represent (a record's ``as``); it is written
+only when the cards could mean something else. (Not the word ``as``: that is also the ace of
+spades.) A play without a meaning (``combo`` None) is resolved by the position.
 """
 
 from __future__ import annotations
@@ -52,7 +53,11 @@ PASS = Pass()
 
 
 class Play:
-    """Cards put on the table, and the combination they mean (None: let the position decide)."""
+    """Cards put on the table, and the combination they mean.
+
+    Cards with exactly one meaning get it at once; ``combo`` stays None only for cards that could
+    mean several things (or nothing), and the position decides.
+    """
 
     __slots__ = ("combo", "mask")
 
@@ -63,6 +68,10 @@ class Play:
         mask = mask_of(cards)
         if mask == 0:
             raise NotationError("a play needs at least one card")
+        if combo is None:
+            meanings = interpretations(mask)
+            if len(meanings) == 1:
+                combo = meanings[0]
         _set_mask(self, mask)
         _set_combo(self, combo)
 
@@ -88,7 +97,7 @@ class Play:
         return (tuple(sorted(CARDS[i].rank for i in _indexes(self.mask))), self.combo)
 
     def names_meaning(self) -> bool:
-        """Whether the text form must say ``as``: the cards alone do not fix the meaning."""
+        """Whether the text form must name the meaning: the cards alone do not fix it."""
         if self.combo is None:
             return False
         return interpretations(self.mask) != (self.combo,)
@@ -97,7 +106,7 @@ class Play:
         text = format_cards(self.cards)
         if self.names_meaning():
             assert self.combo is not None
-            text += " as " + self.combo.ranks_text()
+            text += " = " + self.combo.ranks_text()
         return text
 
     def __repr__(self) -> str:
@@ -144,15 +153,15 @@ Move = Pass | Play
 
 
 def parse_move(text: str) -> Move:
-    """Parse ``pass``, ``"5s 6h BJ"`` or ``"5s 6h BJ as 4 5 6"``."""
+    """Parse ``pass``, ``"5s 6h BJ"`` or ``"5s 6h BJ = 4 5 6"`` (the cards, then the meaning)."""
     if not isinstance(text, str):
         raise NotationError(f"a move must be written as a string, not {type(text).__name__}")
     stripped = text.strip()
     if stripped.lower() == "pass":
         return PASS
-    cards_text, sep, meaning = stripped.partition(" as ")
-    if not sep and stripped.lower().endswith(" as"):
-        raise NotationError(f"{text!r} says 'as' but names no ranks")
+    cards_text, sep, meaning = stripped.partition("=")
+    if sep and not meaning.strip():
+        raise NotationError(f"{text!r} has '=' but names no ranks after it")
     cards = parse_cards(cards_text)
     if not cards:
         raise NotationError("a play needs at least one card")

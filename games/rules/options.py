@@ -54,6 +54,8 @@ class GandengyanRules:
                 raise RulesError(f"unknown rules option {name!r} (known options: {known})")
             _check_type(name, value)
             values[name] = value
+        if not values:
+            return STANDARD
         rules = cls(**values)
         rules._check_supported()
         return rules

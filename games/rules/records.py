@@ -110,8 +110,10 @@ class GameRecord:
             raise RecordError(f"unknown field(s) {', '.join(map(repr, unknown))} in the record")
         if data.get("format") != FORMAT:
             raise RecordError(f'"format" must be {FORMAT!r}, not {data.get("format")!r}')
+        if data.get("rules") is not None and not isinstance(data["rules"], dict):
+            raise RecordError('"rules": rules must be an object of option names and values')
         try:
-            rules = GandengyanRules.from_dict(data.get("rules") or {})
+            rules = GandengyanRules.from_dict(data.get("rules"))
         except RulesError as exc:
             raise RecordError(f'"rules": {exc}') from exc
         base = data.get("base")
@@ -127,12 +129,15 @@ class GameRecord:
         if seed is not None:
             if type(seed) is not int or seed < 0:
                 raise RecordError('"seed" must be a non-negative whole number')
-            if deal_from_seed(seed, rules, dealer)[:2] != (hands, stock):
+            dealt_hands, dealt_stock, _ = deal_from_seed(seed, rules, dealer)
+            if [sorted(h) for h in dealt_hands] != [
+                sorted(h) for h in hands
+            ] or dealt_stock != stock:
                 raise RecordError('the hands and stock are not the deal of "seed"')
         meta = data.get("meta")
         if meta is not None and not isinstance(meta, dict):
             raise RecordError('"meta" must be an object')
-        return cls(
+        record = cls(
             rules=rules,
             base=base,
             dealer=dealer,
@@ -142,6 +147,11 @@ class GameRecord:
             seed=seed,
             meta=meta,
         )
+        try:
+            record.initial_state()
+        except ValueError as exc:
+            raise RecordError(f"impossible starting position: {exc}") from exc
+        return record
 
     # Writing --------------------------------------------------------------------------------------
 
@@ -221,7 +231,10 @@ def _cards_field(value: Any, where: str) -> tuple[Card, ...]:
 def _hands(value: Any, players: int) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list) or len(value) != players:
         raise RecordError(f'"hands" must be a list of {players} strings, one per seat')
-    hands = tuple(_cards_field(hand, f'"hands"[{seat}]') for seat, hand in enumerate(value))
+    # A hand is a set: kept in canonical order, whatever order it was written in.
+    hands = tuple(
+        tuple(sorted(_cards_field(hand, f'"hands"[{seat}]'))) for seat, hand in enumerate(value)
+    )
     for seat, hand in enumerate(hands):
         if not hand:
             raise RecordError(f'"hands"[{seat}] is empty: every seat starts with cards')

@@ -128,7 +128,7 @@ def simulate(games: int, seed: int, *, follow20: int = 0) -> SimulationReport:
 
 
 def follow_positions(count: int, seed: int, hand_size: int = 20) -> list[GameState]:
-    """Positions where a ``hand_size``-card hand must answer a play on the table."""
+    """Positions where a ``hand_size``-card hand (seat 1) must answer a random lead of seat 0."""
     rng = random.Random(seed)
     positions: list[GameState] = []
     while len(positions) < count:
@@ -144,11 +144,37 @@ def follow_positions(count: int, seed: int, hand_size: int = 20) -> list[GameSta
     return positions
 
 
+def lead_positions(count: int, seed: int, hand_size: int = 20) -> list[GameState]:
+    """Positions where a ``hand_size``-card hand leads a round."""
+    rng = random.Random(seed)
+    positions: list[GameState] = []
+    for _ in range(count):
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        hands = [
+            deck[:hand_size],
+            deck[hand_size : hand_size + 5],
+            deck[hand_size + 5 : hand_size + 10],
+        ]
+        positions.append(GameState.from_position(hands, deck[hand_size + 10 :], dealer=0))
+    return positions
+
+
 def follow_benchmark(count: int, seed: int, repeats: int = 5) -> float:
     """Median microseconds of ``legal_moves()`` over ``count`` 20-card following positions."""
+    return _median_legal_time(follow_positions(count, seed), repeats)
+
+
+def lead_benchmark(count: int, seed: int, repeats: int = 5) -> float:
+    """Median microseconds of ``legal_moves()`` over ``count`` 20-card leading positions."""
+    return _median_legal_time(lead_positions(count, seed), repeats)
+
+
+def _median_legal_time(positions: list[GameState], repeats: int) -> float:
+    """Each position timed ``repeats`` times, its fastest kept (the least disturbed by noise)."""
     perf = time.perf_counter
     samples = []
-    for state in follow_positions(count, seed):
+    for state in positions:
         best = float("inf")
         for _ in range(repeats):
             before = perf()

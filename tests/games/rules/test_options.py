@@ -1,0 +1,123 @@
+"""The rules object: the standard game, and the house-rule options the engine can play."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import PASS, GameState, GandengyanRules, RulesError, parse_move, settle
+from games.rules.options import STANDARD
+
+
+def test_empty_options_are_the_standard_game() -> None:
+    assert GandengyanRules.from_dict({}) is STANDARD
+    assert GandengyanRules.from_dict(None) is STANDARD
+    assert STANDARD.to_dict() == {}
+    assert STANDARD.deal_sizes == (6, 5, 5)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"playerz": 4}, "unknown rules option 'playerz'"),
+        ({"players": 7}, "'players' must be a whole number from 2 to 6"),
+        ({"players": "3"}, "'players' must be a whole number from 2 to 6"),
+        ({"players": True}, "'players' must be a whole number from 2 to 6"),
+        ({"draw": "everyone"}, "'draw' must be"),
+        ({"rocket_multiplier": 5}, "'rocket_multiplier' must be 4 or 8"),
+        ({"max_multiplier": 0}, "'max_multiplier' must be a positive whole number"),
+        ({"one_card_free": "yes"}, "'one_card_free' must be true or false"),
+        ({"bombs_any_higher": True}, "'bombs_any_higher' is not playable in this version"),
+        ({"joker_not_two": True}, "'joker_not_two' is not playable in this version"),
+    ],
+)
+def test_bad_or_unplayable_options_are_refused_by_name(options: dict, message: str) -> None:
+    with pytest.raises(RulesError, match=message):
+        GandengyanRules.from_dict(options)
+
+
+def test_options_round_trip_through_their_dict() -> None:
+    rules = GandengyanRules.from_dict({"players": 4, "draw": "winner", "max_multiplier": 64})
+    assert rules.to_dict() == {"players": 4, "draw": "winner", "max_multiplier": 64}
+    assert GandengyanRules.from_dict(rules.to_dict()) == rules
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_players_option_deals_six_to_the_dealer_and_five_to_the_others(players: int) -> None:
+    rules = GandengyanRules.from_dict({"players": players})
+    state = GameState.deal(11, rules=rules)
+    counts = [state.hand_count(seat) for seat in range(players)]
+    assert counts[state.dealer] == 6
+    assert sorted(counts) == [5] * (players - 1) + [6]
+    assert state.stock_count == 54 - 6 - 5 * (players - 1)
+
+
+def test_with_four_players_a_round_ends_after_three_passes() -> None:
+    rules = GandengyanRules.from_dict({"players": 4})
+    state = GameState.from_position(
+        ["3s 4s", "5h 6h", "7d 8d", "9c Tc"], stock="Js Qs Ks As", dealer=0, rules=rules
+    )
+    state = state.apply(parse_move("3s")).apply(PASS).apply(PASS)
+    assert state.to_move == 3 and state.table is not None
+    state = state.apply(PASS)
+    assert state.table is None and state.to_move == 0
+    # everyone drew one card, the round winner first
+    assert [str(c) for c in state.hand(0)] == ["4s", "Js"]
+    assert [str(c) for c in state.hand(3)] == ["9c", "Tc", "As"]
+
+
+def test_draw_winner_option_lets_only_the_round_winner_draw() -> None:
+    rules = GandengyanRules.from_dict({"draw": "winner"})
+    state = GameState.from_position(["3s 4s", "5h 6h", "7d 8d"], "Js Qs Ks", dealer=0, rules=rules)
+    state = state.apply(parse_move("3s")).apply(PASS).apply(PASS)
+    assert [str(c) for c in state.hand(0)] == ["4s", "Js"]
+    assert state.hand_count(1) == 2 and state.hand_count(2) == 2
+    assert state.stock_count == 2
+
+
+def _rocket_then_out(rules: GandengyanRules) -> GameState:
+    """Seat 0 plays a rocket, then goes out with its last card."""
+    state = GameState.from_position(
+        ["BJ RJ 3s", "4h 5h 6h 2h", "7d"], stock="", dealer=0, rules=rules
+    )
+    return state.apply(parse_move("BJ RJ")).apply(PASS).apply(PASS).apply(parse_move("3s"))
+
+
+def test_rocket_multiplier_option() -> None:
+    standard = settle(_rocket_then_out(STANDARD), base=10)
+    four = settle(_rocket_then_out(GandengyanRules.from_dict({"rocket_multiplier": 4})), base=10)
+    assert standard.multiplier == 8 and four.multiplier == 4
+    # both losers never played: spring doubles each
+    assert standard.payments == (8 * 10 * 2 * 5, -8 * 10 * 2 * 4, -8 * 10 * 2 * 1)
+    assert four.payments == (4 * 10 * 2 * 5, -4 * 10 * 2 * 4, -4 * 10 * 2 * 1)
+
+
+def test_max_multiplier_caps_the_product() -> None:
+    capped = settle(_rocket_then_out(GandengyanRules.from_dict({"max_multiplier": 2})), base=10)
+    assert capped.multiplier == 2
+    assert sum(capped.payments) == 0
+
+
+def test_one_card_free_and_twos_jokers_double() -> None:
+    free = settle(_rocket_then_out(GandengyanRules.from_dict({"one_card_free": True})), base=10)
+    assert free.payments[2] == 0 and free.payments[1] == -8 * 10 * 2 * 4
+    doubled = settle(
+        _rocket_then_out(GandengyanRules.from_dict({"loser_twos_jokers_double": True})), base=10
+    )
+    # seat 1 holds one 2: its payment doubles once
+    assert doubled.payments[1] == -8 * 10 * 2 * 4 * 2
+    assert sum(doubled.payments) == 0
+
+
+def test_dealer_one_play_spring() -> None:
+    rules = GandengyanRules.from_dict({"dealer_one_play_spring": True})
+    state = GameState.from_position(["3s 9s", "4h", "7d 8d"], stock="", dealer=0, rules=rules)
+    state = state.apply(parse_move("3s")).apply(parse_move("4h"))
+    result = settle(state, base=1)
+    assert result.winner == 1
+    assert result.spring == (True, False, True)
+    assert settle(
+        GameState.from_position(["3s 9s", "4h", "7d 8d"], "", 0)
+        .apply(parse_move("3s"))
+        .apply(parse_move("4h")),
+        base=1,
+    ).spring == (False, False, True)
