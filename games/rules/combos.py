@@ -294,6 +294,10 @@ def _same_rank(rank: Rank, total: int) -> tuple[Combo, ...]:
     return ()
 
 
+_SINGLE_KIND = ComboKind.SINGLE
+_TWO = Rank.TWO
+
+
 def beats(play: Combo, table: Combo) -> bool:
     """Whether ``play`` may be played on ``table`` under the standard rules."""
     if table.bomb_class == 3:
@@ -303,6 +307,6 @@ def beats(play: Combo, table: Combo) -> bool:
     if play.kind is not table.kind or play.length != table.length:
         return False
     assert play.rank is not None and table.rank is not None
-    if play.kind is ComboKind.SINGLE and play.rank is Rank.TWO:
-        return table.rank is not Rank.TWO
+    if play.kind is _SINGLE_KIND and play.rank is _TWO:
+        return table.rank is not _TWO
     return play.rank == table.rank + 1 and play.rank <= Rank.ACE

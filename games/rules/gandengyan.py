@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import (
     BLACK_JOKER,
@@ -39,43 +39,24 @@ __all__ = ["GameState", "Phase", "TablePlay", "deal_from_seed"]
 _SINGLE_JOKER_MASKS = (BLACK_JOKER.bit, RED_JOKER.bit)
 
 
+_LogNode = tuple[Any, int, Move]  # (previous node or None, seat, move)
+
+
 class Phase(enum.Enum):
     PLAY = "play"
     OVER = "over"
 
 
-class TablePlay:
+class TablePlay(NamedTuple):
     """The combination on the table and the seat that played it."""
-
-    __slots__ = ("play", "seat")
 
     seat: int
     play: Play
-
-    def __new__(cls, seat: int, play: Play) -> TablePlay:
-        table: TablePlay = object.__new__(cls)
-        _set_table_seat(table, seat)
-        _set_table_play(table, play)
-        return table
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("the table is immutable")
 
     @property
     def combo(self) -> Combo:
         assert self.play.combo is not None
         return self.play.combo
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TablePlay):
-            return NotImplemented
-        return self.seat == other.seat and self.play == other.play
-
-    def __hash__(self) -> int:
-        return hash((self.seat, self.play))
-
-    def __repr__(self) -> str:
-        return f"TablePlay({self.seat}, {self.play!r})"
 
     def to_json(self) -> dict[str, Any]:
         combo = self.combo
@@ -85,10 +66,6 @@ class TablePlay:
             "kind": combo.kind.value,
             "rank": None if combo.rank is None else int(combo.rank),
         }
-
-
-_set_table_seat = vars(TablePlay)["seat"].__set__
-_set_table_play = vars(TablePlay)["play"].__set__
 
 
 def deal_from_seed(
@@ -118,40 +95,32 @@ def deal_from_seed(
     return tuple(hands), tuple(deck[position:]), dealer
 
 
-class GameState:
-    """A position of a game of 干瞪眼, with everything needed to go on from it."""
-
-    __slots__ = (
-        "dealer",
-        "hands",
-        "history",
-        "multiplier",
-        "passes",
-        "plays_made",
-        "round_start",
-        "rules",
-        "start_hands",
-        "stock",
-        "stock_position",
-        "table",
-        "to_move",
-        "winner",
-    )
+class _Fields(NamedTuple):
+    """A state's data, as an immutable tuple: fast to build, which ``apply()`` does every move."""
 
     rules: GandengyanRules
     dealer: int
-    hands: tuple[int, ...]
+    hands: tuple[int, ...]  # bit masks of cards, by seat
     start_hands: tuple[int, ...]
-    stock: tuple[int, ...]
+    stock: tuple[int, ...]  # card indexes, top first; the part from stock_position on is left
     stock_position: int
     to_move: int | None
     table: TablePlay | None
-    passes: int
+    passes: int  # consecutive passes since the last play
     multiplier: int
-    plays_made: tuple[int, ...]
+    plays_made: tuple[int, ...]  # plays by seat, for spring
     winner: int | None
-    history: tuple[tuple[int, Move], ...]
-    round_start: int
+    # The actions so far as a persistent linked list, newest first: (previous, seat, move). Each
+    # apply() adds one node in O(1); ``history`` turns it into a tuple when asked.
+    log: _LogNode | None
+    log_length: int
+    round_start: int  # how many actions came before this round
+
+
+class GameState(_Fields):
+    """A position of a game of 干瞪眼, with everything needed to go on from it."""
+
+    __slots__ = ()
 
     # Construction -----------------------------------------------------------------------------
 
@@ -211,12 +180,10 @@ class GameState:
             1,
             (0,) * rules.players,
             None,
-            (),
+            None,
+            0,
             0,
         )
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a game state is immutable: apply() returns a new one")
 
     # Reading the position -----------------------------------------------------------------------
 
@@ -257,9 +224,20 @@ class GameState:
         return tuple(CARDS[i] for i in self.stock)
 
     @property
+    def history(self) -> tuple[tuple[int, Move], ...]:
+        """Every action so far, oldest first, as (seat, move)."""
+        actions: list[tuple[int, Move]] = []
+        node = self.log
+        while node is not None:
+            node, seat, move = node
+            actions.append((seat, move))
+        actions.reverse()
+        return tuple(actions)
+
+    @property
     def leader(self) -> int | None:
         """Who leads (or led) the current round."""
-        if self.round_start < len(self.history):
+        if self.round_start < self.log_length:
             return self.history[self.round_start][0]
         return self.to_move
 
@@ -370,74 +348,81 @@ class GameState:
 
     def _apply_resolved(self, move: Move) -> GameState:
         """Apply a move that ``resolve`` returned. Unchecked: never call it with anything else."""
-        seat = self.to_move
+        (
+            rules,
+            dealer,
+            hands,
+            start_hands,
+            stock,
+            stock_position,
+            seat,
+            table,
+            passes,
+            multiplier,
+            plays_made,
+            _,
+            log,
+            length,
+            round_start,
+        ) = self
         assert seat is not None
-        players = len(self.hands)
-        history = (*self.history, (seat, move))
+        players = len(hands)
+        log = (log, seat, move)
+        length += 1
         if move is PASS:
-            passes = self.passes + 1
+            passes += 1
             if passes < players - 1:
-                return _make(
-                    self.rules,
-                    self.dealer,
-                    self.hands,
-                    self.start_hands,
-                    self.stock,
-                    self.stock_position,
-                    (seat + 1) % players,
-                    self.table,
-                    passes,
-                    self.multiplier,
-                    self.plays_made,
-                    None,
-                    history,
-                    self.round_start,
-                )
-            assert self.table is not None
-            round_winner = self.table.seat
-            hands, position = self._draw(round_winner)
-            return _make(
-                self.rules,
-                self.dealer,
+                to_move = (seat + 1) % players
+            else:  # the round is over: draws, and its winner leads the next
+                assert table is not None
+                to_move = table.seat
+                hands, stock_position = self._draw(to_move)
+                table, passes, round_start = None, 0, length
+            fields = (
+                rules,
+                dealer,
                 hands,
-                self.start_hands,
-                self.stock,
-                position,
-                round_winner,
+                start_hands,
+                stock,
+                stock_position,
+                to_move,
+                table,
+                passes,
+                multiplier,
+                plays_made,
                 None,
-                0,
-                self.multiplier,
-                self.plays_made,
-                None,
-                history,
-                len(history),
+                log,
+                length,
+                round_start,
             )
+            return _tuple_new(GameState, fields)
         assert isinstance(move, Play) and move.combo is not None
-        hands_list = list(self.hands)
+        hands_list = list(hands)
         hands_list[seat] ^= move.mask
-        plays_made = list(self.plays_made)
-        plays_made[seat] += 1
-        multiplier = self.multiplier
+        plays_list = list(plays_made)
+        plays_list[seat] += 1
         bomb_class = move.combo.bomb_class
         if bomb_class:
-            multiplier *= (2, 4, self.rules.rocket_multiplier)[bomb_class - 1]
+            multiplier *= (2, 4, rules.rocket_multiplier)[bomb_class - 1]
         finished = not hands_list[seat]
-        return _make(
-            self.rules,
-            self.dealer,
+        after_play = (
+            rules,
+            dealer,
             tuple(hands_list),
-            self.start_hands,
-            self.stock,
-            self.stock_position,
+            start_hands,
+            stock,
+            stock_position,
             None if finished else (seat + 1) % players,
-            TablePlay(seat, move),
+            _tuple_new(TablePlay, (seat, move)),
             0,
             multiplier,
-            tuple(plays_made),
+            tuple(plays_list),
             seat if finished else None,
-            history,
-            self.round_start,
+            log,
+            length,
+            round_start,
         )
+        return _tuple_new(GameState, after_play)
 
     def _draw(self, round_winner: int) -> tuple[tuple[int, ...], int]:
         """Round-end draws: one card each from the stock, round winner first, while it lasts."""
@@ -486,7 +471,7 @@ class GameState:
     # Identity ------------------------------------------------------------------------------------
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in GameState.__slots__)
+        return (*self[:12], self.history, self.log_length, self.round_start)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, GameState):
@@ -504,24 +489,7 @@ class GameState:
         )
 
 
-_SETTERS = {name: getattr(GameState, name).__set__ for name in GameState.__slots__}
-_new = object.__new__
-(
-    _set_dealer,
-    _set_hands,
-    _set_history,
-    _set_multiplier,
-    _set_passes,
-    _set_plays_made,
-    _set_round_start,
-    _set_rules,
-    _set_start_hands,
-    _set_stock,
-    _set_stock_position,
-    _set_table,
-    _set_to_move,
-    _set_winner,
-) = (_SETTERS[name] for name in GameState.__slots__)
+_tuple_new = tuple.__new__
 
 
 def _make(
@@ -537,23 +505,28 @@ def _make(
     multiplier: int,
     plays_made: tuple[int, ...],
     winner: int | None,
-    history: tuple[tuple[int, Move], ...],
+    log: _LogNode | None,
+    log_length: int,
     round_start: int,
 ) -> GameState:
-    """Build a state field by field; the one place that writes a state's slots."""
-    state: GameState = _new(GameState)
-    _set_rules(state, rules)
-    _set_dealer(state, dealer)
-    _set_hands(state, hands)
-    _set_start_hands(state, start_hands)
-    _set_stock(state, stock)
-    _set_stock_position(state, stock_position)
-    _set_to_move(state, to_move)
-    _set_table(state, table)
-    _set_passes(state, passes)
-    _set_multiplier(state, multiplier)
-    _set_plays_made(state, plays_made)
-    _set_winner(state, winner)
-    _set_history(state, history)
-    _set_round_start(state, round_start)
-    return state
+    """Build a state from its fields, in ``_Fields`` order."""
+    return _tuple_new(
+        GameState,
+        (
+            rules,
+            dealer,
+            hands,
+            start_hands,
+            stock,
+            stock_position,
+            to_move,
+            table,
+            passes,
+            multiplier,
+            plays_made,
+            winner,
+            log,
+            log_length,
+            round_start,
+        ),
+    )

@@ -2,8 +2,8 @@
 
 A hand is an ``int`` with bit ``i`` set for card index ``i`` (see ``cards``): the four suits of
 rank position ``p`` (3 -> 0 ... A -> 11, 2 -> 12) sit in the nibble ``p``. Counting is done on all
-nibbles at once: ``one``/``two``/``three``/``four`` have bit ``4p`` set when rank ``p`` has at
-least that many cards, and ``low1``/``low2``/``low3`` hold each rank's lowest one, two or three
+nibbles at once: ``one``/``two``/``three`` have bit ``4p`` set when rank ``p`` has at least
+that many cards, and ``low1``/``low2``/``low3`` hold each rank's lowest one, two or three
 cards.
 
 Each distinct action (the multiset of ranks used, jokers told apart, and the meaning) is generated
@@ -31,9 +31,12 @@ from .combos import (
     Combo,
     ComboKind,
 )
-from .moves import Move, _play_from_mask
+from .moves import Move, Play
 
 __all__ = ["follow_plays", "lead_plays"]
+
+# Plays are built straight from their fields, (mask, combo): the generator's hottest line.
+_new_play = tuple.__new__
 
 BLACK_BIT = BLACK_JOKER.bit
 RED_BIT = RED_JOKER.bit
@@ -44,8 +47,16 @@ TWO = 12  # rank position of the 2
 _M0 = sum(1 << (4 * p) for p in range(13))  # bit 0 of every nibble
 _NIBBLE = [15 << (4 * p) for p in range(13)]
 _BIT0 = [1 << (4 * p) for p in range(13)]
+_JOKERS_HELD: tuple[tuple[int, ...], ...] = ((), (BLACK_BIT,), (RED_BIT,), (BLACK_BIT, RED_BIT))
 _STRAIGHT_BIT0 = sum(_BIT0[: ACE_POSITION + 1])  # no 2 in a straight or pair straight
 _STRAIGHT_RANKS = sum(_NIBBLE[: ACE_POSITION + 1])  # 3..A: no 2 in a straight
+
+# Enum members as plain globals: a global read is several times cheaper than ``ComboKind.X``.
+_SINGLE_KIND = ComboKind.SINGLE
+_PAIR_KIND = ComboKind.PAIR
+_STRAIGHT_KIND = ComboKind.STRAIGHT
+_PAIR_STRAIGHT_KIND = ComboKind.PAIR_STRAIGHT
+_ROCKET_KIND = ComboKind.ROCKET
 
 _SINGLE = [SINGLE[r] for r in SUITED_RANKS]
 _PAIR = [PAIR[r] for r in SUITED_RANKS]
@@ -74,10 +85,6 @@ def _nibble_table(per_nibble: Callable[[int], int]) -> bytes:
     return bytes(per_nibble(b & 15) | (per_nibble(b >> 4) << 4) for b in range(256))
 
 
-def _at_least(nibble: int, count: int) -> int:
-    return int(nibble.bit_count() >= count)
-
-
 def _lowest(nibble: int, count: int) -> int:
     """The lowest ``count`` cards of a nibble, or all of them when it has fewer."""
     out = 0
@@ -90,7 +97,8 @@ def _lowest(nibble: int, count: int) -> int:
 
 # Per-nibble counting and lowest-card tables: a hand's 52 natural bits are 7 bytes, and
 # ``bytes.translate`` maps them all at C speed.
-_AT_LEAST = [_nibble_table(functools.partial(_at_least, count=k)) for k in range(5)]
+# Bit k of each nibble: the rank has more than k cards (so bit 0: at least one, bit 1: two ...).
+_COUNTS = _nibble_table(lambda nibble: (1 << nibble.bit_count()) - 1)
 _LOWEST = [_nibble_table(functools.partial(_lowest, count=k)) for k in range(4)]
 _LOWEST_OF = [[_lowest(n, k) for n in range(16)] for k in range(4)]  # of one nibble
 
@@ -118,29 +126,22 @@ _POSITIONS: dict[int, tuple[int, ...]] = {}
 
 
 class _Hand:
-    """Counting tables of one hand, computed once per call. Following a single or a pair needs
-    only the bomb counts (``full=False``); everything else needs them all."""
+    """Counting tables of one hand, for leads and straights."""
 
-    __slots__ = ("four", "jokers", "low1", "low2", "low3", "natural", "one", "three", "two")
+    __slots__ = ("jokers", "low1", "low2", "low3", "natural", "one", "three", "two")
 
-    def __init__(self, hand: int, full: bool = True) -> None:
+    def __init__(self, hand: int) -> None:
         natural = hand & NATURAL_BITS
         self.natural = natural
         data = natural.to_bytes(7, "little")
-        self.two = two = _translate(data, _AT_LEAST[2])
-        self.three = three = _translate(data, _AT_LEAST[3]) if two else 0
-        self.four = _translate(data, _AT_LEAST[4]) if three else 0
-        if full:
-            self.one = _translate(data, _AT_LEAST[1])
-            self.low1 = low1 = _translate(data, _LOWEST[1])
-            self.low2 = low2 = _translate(data, _LOWEST[2]) if two else low1
-            self.low3 = _translate(data, _LOWEST[3]) if three else low2
-        jokers = []
-        if hand & BLACK_BIT:
-            jokers.append(BLACK_BIT)
-        if hand & RED_BIT:
-            jokers.append(RED_BIT)
-        self.jokers = jokers
+        counts = _translate(data, _COUNTS)
+        self.one = counts & _M0
+        self.two = two = (counts >> 1) & _M0
+        self.three = three = (counts >> 2) & _M0
+        self.low1 = low1 = _translate(data, _LOWEST[1])
+        self.low2 = low2 = _translate(data, _LOWEST[2]) if two else low1
+        self.low3 = _translate(data, _LOWEST[3]) if three else low2
+        self.jokers = _JOKERS_HELD[hand >> 52]
 
 
 def _straight(out: list[Move], h: _Hand, start: int, length: int, gap: bool) -> None:
@@ -149,14 +150,14 @@ def _straight(out: list[Move], h: _Hand, start: int, length: int, gap: bool) -> 
     natural = h.low1 & _WINDOW_CARDS[start][length]
     combo = _STRAIGHT_AT[start][length]
     if not gap:
-        out.append(_play_from_mask(natural, combo))
+        out.append(_new_play(Play, (natural, combo)))
         low1 = h.low1
         for joker in h.jokers:
             for p in range(start, start + length):
-                out.append(_play_from_mask(natural ^ (low1 & _NIBBLE[p]) | joker, combo))
+                out.append(_new_play(Play, (natural ^ (low1 & _NIBBLE[p]) | joker, combo)))
     else:
         for joker in h.jokers:
-            out.append(_play_from_mask(natural | joker, combo))
+            out.append(_new_play(Play, (natural | joker, combo)))
 
 
 def _pair_straight(out: list[Move], h: _Hand, start: int, pairs: int, gap: bool) -> None:
@@ -166,14 +167,14 @@ def _pair_straight(out: list[Move], h: _Hand, start: int, pairs: int, gap: bool)
     natural = h.low2 & _WINDOW_CARDS[start][pairs]
     combo = _PAIR_STRAIGHT_AT[start][pairs]
     if not gap:
-        out.append(_play_from_mask(natural, combo))
+        out.append(_new_play(Play, (natural, combo)))
         second = h.low2 ^ h.low1
         for joker in h.jokers:
             for p in range(start, start + pairs):
-                out.append(_play_from_mask(natural ^ (second & _NIBBLE[p]) | joker, combo))
+                out.append(_new_play(Play, (natural ^ (second & _NIBBLE[p]) | joker, combo)))
     else:
         for joker in h.jokers:
-            out.append(_play_from_mask(natural | joker, combo))
+            out.append(_new_play(Play, (natural | joker, combo)))
 
 
 def _window_gap(h: _Hand, full: int, partial: int, start: int, length: int) -> bool | None:
@@ -187,7 +188,10 @@ def _window_gap(h: _Hand, full: int, partial: int, start: int, length: int) -> b
     return None
 
 
-def _windows(full: int, partial: int, wild: bool, shortest: int) -> list[tuple[int, int, bool]]:
+@functools.lru_cache(maxsize=1 << 16)
+def _windows(
+    full: int, partial: int, wild: bool, shortest: int
+) -> tuple[tuple[int, int, bool], ...]:
     """(length, start, has_gap) of every window of rank positions 0..11 at least ``shortest``
     long where every rank is in ``full`` except at most one in ``partial`` (the gap a joker
     fills; only when ``wild``), by length, then start. ``full`` and ``partial`` are nibble-position
@@ -209,30 +213,32 @@ def _windows(full: int, partial: int, wild: bool, shortest: int) -> list[tuple[i
         if length >= shortest:
             for start in _positions(gapped):
                 windows.append((length, start, not complete & _BIT0[start]))
-    return windows
+    return tuple(windows)
 
 
-def _bombs(out: list[Move], h: _Hand, soft: int, hard: int) -> None:
-    """Soft bombs of the rank positions whose bits are set in ``soft``, then hard bombs."""
-    jokers, natural = h.jokers, h.natural
-    if not h.three and not (jokers and h.two):
+def _bombs(
+    out: list[Move], natural: int, jokers: Sequence[int], two: int, three: int, soft: int, hard: int
+) -> None:
+    """Soft bombs of the rank positions whose bits are set in ``soft``, then hard bombs.
+    ``two`` and ``three`` mark the ranks with at least two and three natural cards."""
+    if not three and not (jokers and two):
         return
-    for p in _positions(soft & (h.two if jokers else h.three)):
+    for p in _positions(soft & (two if jokers else three)):
         shift = 4 * p
         nibble = (natural >> shift) & 15
         combo = _SOFT[p]
-        if h.three & _BIT0[p]:
-            out.append(_play_from_mask(_LOWEST_OF[3][nibble] << shift, combo))
+        if three & _BIT0[p]:
+            out.append(_new_play(Play, (_LOWEST_OF[3][nibble] << shift, combo)))
         for joker in jokers:
-            out.append(_play_from_mask((_LOWEST_OF[2][nibble] << shift) | joker, combo))
-    for p in _positions(hard & (h.three if jokers else h.four)):
+            out.append(_new_play(Play, ((_LOWEST_OF[2][nibble] << shift) | joker, combo)))
+    for p in _positions(hard & three):
         shift = 4 * p
         nibble = (natural >> shift) & 15
         combo = _HARD[p]
         if nibble == 15:
-            out.append(_play_from_mask(15 << shift, combo))
+            out.append(_new_play(Play, (15 << shift, combo)))
         for joker in jokers:
-            out.append(_play_from_mask((_LOWEST_OF[3][nibble] << shift) | joker, combo))
+            out.append(_new_play(Play, ((_LOWEST_OF[3][nibble] << shift) | joker, combo)))
 
 
 def _same_rank(
@@ -244,20 +250,20 @@ def _same_rank(
     if not nibble:
         return
     if not pair:
-        out.append(_play_from_mask(_LOWEST_OF[1][nibble] << shift, _SINGLE[position]))
+        out.append(_new_play(Play, (_LOWEST_OF[1][nibble] << shift, _SINGLE[position])))
         return
     combo = _PAIR[position]
     if _LOWEST_OF[2][nibble] != _LOWEST_OF[1][nibble]:
-        out.append(_play_from_mask(_LOWEST_OF[2][nibble] << shift, combo))
+        out.append(_new_play(Play, (_LOWEST_OF[2][nibble] << shift, combo)))
     for joker in jokers:
-        out.append(_play_from_mask((_LOWEST_OF[1][nibble] << shift) | joker, combo))
+        out.append(_new_play(Play, ((_LOWEST_OF[1][nibble] << shift) | joker, combo)))
 
 
 def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Move]:
     if hand == JOKER_BITS:
-        return [_play_from_mask(hand, ROCKET)]
+        return [_new_play(Play, (hand, ROCKET))]
     if stock_empty and lone_position >= 0:  # a lone joker: the last card, the stock empty
-        return [_play_from_mask(hand, _SINGLE[lone_position])]
+        return [_new_play(Play, (hand, _SINGLE[lone_position]))]
     return []
 
 
@@ -268,73 +274,80 @@ def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
     h = _Hand(hand)
     low1, low2, jokers = h.low1, h.low2, h.jokers
     held = _positions(h.one)
-    out: list[Move] = [_play_from_mask(low1 & _NIBBLE[p], _SINGLE[p]) for p in held]
+    out: list[Move] = [_new_play(Play, (low1 & _NIBBLE[p], _SINGLE[p])) for p in held]
     if not jokers:
-        out += [_play_from_mask(low2 & _NIBBLE[p], _PAIR[p]) for p in _positions(h.two)]
+        out += [_new_play(Play, (low2 & _NIBBLE[p], _PAIR[p])) for p in _positions(h.two)]
     else:
         two = h.two
         for p in held:
             combo = _PAIR[p]
             if two & _BIT0[p]:
-                out.append(_play_from_mask(low2 & _NIBBLE[p], combo))
+                out.append(_new_play(Play, (low2 & _NIBBLE[p], combo)))
             single = low1 & _NIBBLE[p]
             for joker in jokers:
-                out.append(_play_from_mask(single | joker, combo))
+                out.append(_new_play(Play, (single | joker, combo)))
     wild = bool(jokers)
     if h.one.bit_count() + wild >= 3:
-        for length, start, gap in _windows(h.one, _M0, wild, 3):
+        for length, start, gap in _windows(h.one & _STRAIGHT_BIT0, _M0, wild, 3):
             _straight(out, h, start, length, gap)
     if h.two.bit_count() + wild >= 2:
-        for pairs, start, gap in _windows(h.two, h.one, wild, 2):
+        partial = h.one & _STRAIGHT_BIT0 if wild else 0
+        for pairs, start, gap in _windows(h.two & _STRAIGHT_BIT0, partial, wild, 2):
             _pair_straight(out, h, start, pairs, gap)
-    _bombs(out, h, _M0, _M0)
+    _bombs(out, h.natural, jokers, h.two, h.three, _M0, _M0)
     if hand & JOKER_BITS == JOKER_BITS:
-        out.append(_play_from_mask(JOKER_BITS, ROCKET))
+        out.append(_new_play(Play, (JOKER_BITS, ROCKET)))
     return out
 
 
 def follow_plays(hand: int, table: Combo, stock_empty: bool) -> list[Move]:
     """Every distinct play with this hand that beats ``table``."""
     kind = table.kind
-    if kind is ComboKind.ROCKET:
+    if kind is _ROCKET_KIND:
         return []
     assert table.rank is not None
     position = RANK_POSITION[table.rank]
     above = position + 1 if position < ACE_POSITION else -1  # -1: nothing is one higher
     if not hand & NATURAL_BITS:
-        if kind is ComboKind.SINGLE and position != TWO:
+        if kind is _SINGLE_KIND and position != TWO:
             return _only_jokers(hand, stock_empty, above if above >= 0 else TWO)
         return _only_jokers(hand, stock_empty, -1)
     out: list[Move] = []
-    if kind is ComboKind.SINGLE or kind is ComboKind.PAIR:
-        h = _Hand(hand, full=False)
-        if above >= 0:
-            _same_rank(out, hand, h.jokers, above, kind is ComboKind.PAIR)
-        if kind is ComboKind.SINGLE and position != TWO:
-            _same_rank(out, hand, (), TWO, False)
-    elif kind is ComboKind.STRAIGHT:
+    natural = hand & NATURAL_BITS
+    if kind is _STRAIGHT_KIND or kind is _PAIR_STRAIGHT_KIND:
         h = _Hand(hand)
-        length = table.length
-        if above >= 0 and above + length - 1 <= ACE_POSITION:
-            gap = _window_gap(h, h.one, _M0, above, length)
-            if gap is not None:
-                _straight(out, h, above, length, gap)
-    elif kind is ComboKind.PAIR_STRAIGHT:
-        h = _Hand(hand)
-        pairs = table.length // 2
-        if above >= 0 and above + pairs - 1 <= ACE_POSITION:
-            gap = _window_gap(h, h.two, h.one, above, pairs)
-            if gap is not None:
-                _pair_straight(out, h, above, pairs, gap)
+        jokers = h.jokers
+        if kind is _STRAIGHT_KIND:
+            length = table.length
+            if above >= 0 and above + length - 1 <= ACE_POSITION:
+                gap = _window_gap(h, h.one, _M0, above, length)
+                if gap is not None:
+                    _straight(out, h, above, length, gap)
+        else:
+            pairs = table.length // 2
+            if above >= 0 and above + pairs - 1 <= ACE_POSITION:
+                gap = _window_gap(h, h.two, h.one, above, pairs)
+                if gap is not None:
+                    _pair_straight(out, h, above, pairs, gap)
+        two, three = h.two, h.three
     else:
-        h = _Hand(hand, full=False)
-    one_higher = _BIT0[above] if above >= 0 else 0
-    if table.bomb_class == 0:
-        _bombs(out, h, _M0, _M0)
-    elif table.bomb_class == 1:
-        _bombs(out, h, one_higher, _M0)
+        jokers = _JOKERS_HELD[hand >> 52]
+        if kind is _SINGLE_KIND or kind is _PAIR_KIND:
+            if above >= 0:
+                _same_rank(out, hand, jokers, above, kind is _PAIR_KIND)
+            if kind is _SINGLE_KIND and position != TWO:
+                _same_rank(out, hand, (), TWO, False)
+        counts = _translate(natural.to_bytes(7, "little"), _COUNTS)
+        two, three = (counts >> 1) & _M0, (counts >> 2) & _M0
+    bomb_class = table.bomb_class
+    if bomb_class == 0:
+        _bombs(out, natural, jokers, two, three, _M0, _M0)
     else:
-        _bombs(out, h, 0, one_higher)
+        one_higher = _BIT0[above] if above >= 0 else 0
+        if bomb_class == 1:
+            _bombs(out, natural, jokers, two, three, one_higher, _M0)
+        else:
+            _bombs(out, natural, jokers, two, three, 0, one_higher)
     if hand & JOKER_BITS == JOKER_BITS:
-        out.append(_play_from_mask(JOKER_BITS, ROCKET))
+        out.append(_new_play(Play, (JOKER_BITS, ROCKET)))
     return out

@@ -17,6 +17,7 @@ spades.) A play without a meaning (``combo`` None) is resolved by the position.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from .cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards, parse_ranks
 from .combos import Combo, combo_from_ranks, interpretations
@@ -52,19 +53,21 @@ class Pass:
 PASS = Pass()
 
 
-class Play:
+class _PlayFields(NamedTuple):
+    mask: int  # the cards, as a bit mask of card indexes
+    combo: Combo | None
+
+
+class Play(_PlayFields):
     """Cards put on the table, and the combination they mean.
 
     Cards with exactly one meaning get it at once; ``combo`` stays None only for cards that could
     mean several things (or nothing), and the position decides.
     """
 
-    __slots__ = ("combo", "mask")
+    __slots__ = ()
 
-    mask: int
-    combo: Combo | None
-
-    def __init__(self, cards: Iterable[Card], combo: Combo | None = None) -> None:
+    def __new__(cls, cards: Iterable[Card], combo: Combo | None = None) -> Play:
         mask = mask_of(cards)
         if mask == 0:
             raise NotationError("a play needs at least one card")
@@ -72,11 +75,7 @@ class Play:
             meanings = interpretations(mask)
             if len(meanings) == 1:
                 combo = meanings[0]
-        _set_mask(self, mask)
-        _set_combo(self, combo)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("moves are immutable")
+        return _tuple_new(cls, (mask, combo))
 
     def __reduce__(self) -> tuple[object, tuple[int, Combo | None]]:
         return (_play_from_mask, (self.mask, self.combo))
@@ -112,14 +111,6 @@ class Play:
     def __repr__(self) -> str:
         return f"parse_move({str(self)!r})"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Play):
-            return NotImplemented
-        return self.mask == other.mask and self.combo is other.combo
-
-    def __hash__(self) -> int:
-        return hash((self.mask, self.combo))
-
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {"play": format_cards(self.cards)}
         if self.combo is not None:
@@ -127,16 +118,12 @@ class Play:
         return data
 
 
-_set_mask = vars(Play)["mask"].__set__
-_set_combo = vars(Play)["combo"].__set__
-_new = object.__new__
+_tuple_new = tuple.__new__
 
 
 def _play_from_mask(mask: int, combo: Combo | None) -> Play:
     """Fast constructor for the engine's move generator; the mask must be non-zero."""
-    play: Play = _new(Play)
-    _set_mask(play, mask)
-    _set_combo(play, combo)
+    play: Play = _tuple_new(Play, (mask, combo))
     return play
 
 
