@@ -1,1 +1,124 @@
-from django.db import models  # noqa: F401
+"""Users, their wallets and the coin ledger.
+
+A wallet's balance changes only through ``accounts.services.coins_move``, which writes one
+append-only ``LedgerEntry`` per movement inside a transaction that locks the wallet row. The
+database refuses a negative balance (a check constraint), and a game can pay into one wallet only
+once (a unique constraint on its settlement rows).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A player or a member of staff. Signs in with a username; the email address is optional."""
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+
+class Wallet(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="wallet",
+        verbose_name=_("user"),
+    )
+    balance = models.BigIntegerField(_("balance"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("wallet")
+        verbose_name_plural = _("wallets")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0), name="wallet_balance_never_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.balance:,}"
+
+
+class LedgerReason(models.TextChoices):
+    SIGNUP_GRANT = "signup_grant", _("Welcome coins")
+    RELIEF = "relief", _("Relief coins")
+    GAME = "game", _("Game settlement")
+    COMPENSATION = "compensation", _("Dispute compensation")
+    STAFF_ADJUSTMENT = "staff_adjustment", _("Staff adjustment")
+
+
+class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+    def update(self, **kwargs: Any) -> int:
+        raise TypeError("ledger entries are append-only")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise TypeError("ledger entries are append-only")
+
+
+class LedgerEntry(models.Model):
+    """One movement of coins in or out of one wallet. Never changed, never deleted."""
+
+    wallet = models.ForeignKey(
+        Wallet, on_delete=models.PROTECT, related_name="entries", verbose_name=_("wallet")
+    )
+    amount = models.BigIntegerField(_("amount"))
+    balance_after = models.BigIntegerField(_("balance after"))
+    reason = models.CharField(_("reason"), max_length=32, choices=LedgerReason.choices)
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_entries",
+        verbose_name=_("game"),
+    )
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("staff member"),
+    )
+    note = models.CharField(_("note"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
+
+    objects = LedgerEntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance_after__gte=0), name="ledger_balance_after_never_negative"
+            ),
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_not_zero"),
+            # A game settles into each wallet at most once, whatever is retried.
+            models.UniqueConstraint(
+                fields=["wallet", "game"],
+                condition=Q(reason="game"),
+                name="ledger_one_settlement_per_wallet_and_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.wallet.user} {self.amount:+,} ({self.get_reason_display()})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise TypeError("ledger entries are append-only")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError("ledger entries are append-only")

@@ -1,1 +1,283 @@
-from django.db import models  # noqa: F401
+"""Rooms, tables, seats, games and their events, and disputes.
+
+A ``Game`` row holds everything needed to replay one hand: the seed (revealed when the game is
+over; a hash commitment of it is public from the start), the starting hands and stock, the dealer,
+the rules and the base; its ``GameEvent`` rows are the actions in order, numbered from 1 and never
+changed. ``games.selectors.game_record`` exports it in the engine's record format.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+
+class Room(models.Model):
+    """A stakes room (场): a base stake and a range of coins to enter."""
+
+    code = models.SlugField(_("code"), max_length=32, unique=True)
+    name_zh = models.CharField(_("Chinese name"), max_length=40)
+    name_en = models.CharField(_("English name"), max_length=40)
+    base = models.PositiveBigIntegerField(_("base stake"))
+    min_coins = models.PositiveBigIntegerField(_("minimum coins to enter"))
+    max_coins = models.PositiveBigIntegerField(
+        _("maximum coins to enter"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    rules = models.JSONField(
+        _("rules options"),
+        default=dict,
+        blank=True,
+        help_text=_("Variant options that differ from the standard game; {} is the standard."),
+    )
+    is_open = models.BooleanField(_("open"), default=True)
+    position = models.PositiveSmallIntegerField(_("position in the lobby"), default=0)
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+        ordering = ["position", "base"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_coins__isnull=True) | Q(max_coins__gte=models.F("min_coins")),
+                name="room_max_not_below_min",
+            ),
+            models.CheckConstraint(condition=Q(base__gte=1), name="room_base_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.name_en if (get_language() or "").startswith("en") else self.name_zh
+
+    def admits(self, balance: int) -> bool:
+        return balance >= self.min_coins and (self.max_coins is None or balance <= self.max_coins)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        CLOSED = "closed", _("Closed")
+
+    room = models.ForeignKey(
+        Room, on_delete=models.PROTECT, related_name="tables", verbose_name=_("room")
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.WAITING
+    )
+    is_private = models.BooleanField(_("private"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.room} #{self.pk}"
+
+
+class Seat(models.Model):
+    """A place at a table: a player, a bot, or empty."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="seat_one_per_player_and_table",
+            ),
+            models.CheckConstraint(
+                condition=~(Q(is_bot=True) & Q(user__isnull=False)), name="seat_bot_has_no_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.position}"
+
+
+class Game(models.Model):
+    """One hand of 干瞪眼 played at a table, stored so completely that it can be replayed."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
+    )
+    number = models.PositiveIntegerField(_("hand number at the table"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PLAYING
+    )
+    # The seed is a 256-bit number, kept as 64 hex digits; secret until the game ends.
+    seed = models.CharField(_("seed"), max_length=64)
+    seed_commitment = models.CharField(
+        _("seed commitment"),
+        max_length=64,
+        help_text=_("SHA-256 of the seed, public from the start."),
+    )
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    rules = models.JSONField(_("rules options"), default=dict, blank=True)
+    base = models.PositiveBigIntegerField(_("base stake"))
+    hands = models.JSONField(_("starting hands"))
+    stock = models.TextField(_("stock, top first"))
+    winner = models.PositiveSmallIntegerField(_("winner"), null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.number}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+
+class GamePlayer(models.Model):
+    """Who sat where in one game, and what the game did to them."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="players", verbose_name=_("game")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="game_players",
+        verbose_name=_("player"),
+    )
+    is_bot = models.BooleanField(_("bot"), default=False)
+    cards_left = models.PositiveSmallIntegerField(_("cards left"), null=True, blank=True)
+    spring = models.BooleanField(_("spring"), default=False)
+    nominal = models.BigIntegerField(_("engine's payment"), null=True, blank=True)
+    coins = models.BigIntegerField(_("coins moved"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game player")
+        verbose_name_plural = _("game players")
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="game_player_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.seat}"
+
+
+class GameEvent(models.Model):
+    """One action of a game, numbered from 1. Append-only."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="events", verbose_name=_("game")
+    )
+    number = models.PositiveIntegerField(_("number"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    action = models.JSONField(_("action"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="game_event_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_event_number_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.number}"
+
+
+class Dispute(models.Model):
+    """A player's complaint about a game they played, and how staff settled it."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+        REJECTED = "rejected", _("Rejected")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="disputes", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="disputes",
+        verbose_name=_("player"),
+    )
+    reason = models.TextField(_("reason"), max_length=2000)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.OPEN
+    )
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    note = models.TextField(_("note to the player"), blank=True)
+    compensation = models.PositiveBigIntegerField(_("compensation"), default=0)
+    created_at = models.DateTimeField(_("opened at"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(status="open"),
+                name="dispute_one_open_per_player_and_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.user}"

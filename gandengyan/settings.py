@@ -112,6 +112,14 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+AUTH_USER_MODEL = "accounts.User"
+
+# Coins: the welcome grant of a new player, and relief coins (救济金) for players below the lowest
+# room's minimum, a limited number of times per day (days in TIME_ZONE).
+STARTING_COINS = env.int("STARTING_COINS", default=10_000)
+RELIEF_COINS = env.int("RELIEF_COINS", default=2_000)
+RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
