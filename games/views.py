@@ -106,8 +106,12 @@ def rules_doc_path(language: str | None) -> Path:
     return Path(settings.DOCS_DIR) / name
 
 
-def home(request: HttpRequest) -> HttpResponse:
+def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html")
+
+
+def room_enter(request: HttpRequest, code: str) -> HttpResponse:
+    raise Http404
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+    path("relief/", views.relief_claim, name="relief"),
+]

@@ -1,0 +1,26 @@
+"""Reads of rooms, tables and games."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from .models import Room, Seat, Table
+
+
+def rooms_for_lobby() -> QuerySet[Room]:
+    """Every room, in lobby order, with ``seated``: players (not bots) at its open tables."""
+    return Room.objects.annotate(
+        seated=Count(
+            "tables__seats",
+            filter=Q(tables__seats__user__isnull=False)
+            & ~Q(tables__status=Table.Status.CLOSED),
+        )
+    ).order_by("position", "base")
+
+
+def room_get(*, code: str) -> Room | None:
+    return Room.objects.filter(code=code).first()
+
+
+def seats_of_user(*, user_id: int) -> QuerySet[Seat]:
+    return Seat.objects.filter(user_id=user_id).select_related("table__room")
