@@ -167,22 +167,24 @@ class GameState(_Fields):
         if masks[dealer] in _SINGLE_JOKER_MASKS and stock_cards:
             # Unreachable in play (a round's winner draws before leading), and a dead end here.
             raise ValueError("the dealer cannot lead with a lone joker while the stock has cards")
-        return _make(
-            rules,
-            dealer,
-            tuple(masks),
-            tuple(masks),
-            tuple(card.index for card in stock_cards),
-            0,
-            dealer,
-            None,
-            0,
-            1,
-            (0,) * rules.players,
-            None,
-            None,
-            0,
-            0,
+        return cls._make(
+            (
+                rules,
+                dealer,
+                tuple(masks),
+                tuple(masks),
+                tuple(card.index for card in stock_cards),
+                0,
+                dealer,
+                None,
+                0,
+                1,
+                (0,) * rules.players,
+                None,
+                None,
+                0,
+                0,
+            )
         )
 
     # Reading the position -----------------------------------------------------------------------
@@ -490,43 +492,3 @@ class GameState(_Fields):
 
 
 _tuple_new = tuple.__new__
-
-
-def _make(
-    rules: GandengyanRules,
-    dealer: int,
-    hands: tuple[int, ...],
-    start_hands: tuple[int, ...],
-    stock: tuple[int, ...],
-    stock_position: int,
-    to_move: int | None,
-    table: TablePlay | None,
-    passes: int,
-    multiplier: int,
-    plays_made: tuple[int, ...],
-    winner: int | None,
-    log: _LogNode | None,
-    log_length: int,
-    round_start: int,
-) -> GameState:
-    """Build a state from its fields, in ``_Fields`` order."""
-    return _tuple_new(
-        GameState,
-        (
-            rules,
-            dealer,
-            hands,
-            start_hands,
-            stock,
-            stock_position,
-            to_move,
-            table,
-            passes,
-            multiplier,
-            plays_made,
-            winner,
-            log,
-            log_length,
-            round_start,
-        ),
-    )

@@ -148,33 +148,47 @@ def _straight(out: list[Move], h: _Hand, start: int, length: int, gap: bool) -> 
     """Plays of the straight of ``length`` ranks from position ``start``; ``gap``: one rank is
     missing from the hand and a joker fills it."""
     natural = h.low1 & _WINDOW_CARDS[start][length]
-    combo = _STRAIGHT_AT[start][length]
-    if not gap:
-        out.append(_new_play(Play, (natural, combo)))
-        low1 = h.low1
-        for joker in h.jokers:
-            for p in range(start, start + length):
-                out.append(_new_play(Play, (natural ^ (low1 & _NIBBLE[p]) | joker, combo)))
-    else:
-        for joker in h.jokers:
-            out.append(_new_play(Play, (natural | joker, combo)))
+    _run(
+        out,
+        h.jokers,
+        natural,
+        h.low1,
+        _STRAIGHT_AT[start][length],
+        range(start, start + length),
+        gap,
+    )
 
 
 def _pair_straight(out: list[Move], h: _Hand, start: int, pairs: int, gap: bool) -> None:
     """Plays of the pair straight of ``pairs`` ranks from position ``start``; ``gap``: one rank
     has a single card and a joker completes it."""
-    # low2 holds two cards of each rank that has two, and the one card of a rank that has one.
+    # low2 holds two cards of each rank that has two, and the one card of a rank that has one;
+    # a joker may stand for the second card of any pair.
     natural = h.low2 & _WINDOW_CARDS[start][pairs]
+    second = h.low2 ^ h.low1
     combo = _PAIR_STRAIGHT_AT[start][pairs]
-    if not gap:
-        out.append(_new_play(Play, (natural, combo)))
-        second = h.low2 ^ h.low1
-        for joker in h.jokers:
-            for p in range(start, start + pairs):
-                out.append(_new_play(Play, (natural ^ (second & _NIBBLE[p]) | joker, combo)))
-    else:
-        for joker in h.jokers:
+    _run(out, h.jokers, natural, second, combo, range(start, start + pairs), gap)
+
+
+def _run(
+    out: list[Move],
+    jokers: Sequence[int],
+    natural: int,
+    replaceable: int,
+    combo: Combo | None,
+    ranks: range,
+    gap: bool,
+) -> None:
+    """A (pair) straight's plays: with a gap, the natural cards and a joker in it; without, the
+    natural cards, then a joker instead of each rank's ``replaceable`` card in turn."""
+    if gap:
+        for joker in jokers:
             out.append(_new_play(Play, (natural | joker, combo)))
+        return
+    out.append(_new_play(Play, (natural, combo)))
+    for joker in jokers:
+        for p in ranks:
+            out.append(_new_play(Play, (natural ^ (replaceable & _NIBBLE[p]) | joker, combo)))
 
 
 def _window_gap(h: _Hand, full: int, partial: int, start: int, length: int) -> bool | None:
