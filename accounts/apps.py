@@ -4,5 +4,5 @@ from django.utils.translation import gettext_lazy as _
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = _("Accounts")
+    verbose_name = _("Players and coins")
     default_auto_field = "django.db.models.BigAutoField"

@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import LedgerEntry, LedgerReason, User, Wallet
+from .selectors import relief_refusal
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -66,4 +70,56 @@ def coins_move(
         game=game,
         staff=staff,
         note=note[:500],
+    )
+
+
+class ReliefRefused(Exception):
+    """Relief coins were not granted; the message (translated) says why."""
+
+
+@transaction.atomic
+def relief_claim(*, user: User) -> LedgerEntry:
+    """Grant ``RELIEF_COINS`` (救济金) to a player who cannot afford any open room.
+
+    Allowed while the balance is below the lowest open room's minimum, at most
+    ``RELIEF_CLAIMS_PER_DAY`` times per calendar day in ``TIME_ZONE``. The wallet row is locked
+    before the checks, so two claims at once cannot both pass them. Raises ``ReliefRefused``.
+    """
+    wallet = Wallet.objects.select_for_update().filter(user=user).first()
+    if wallet is None:
+        raise ReliefRefused(_("You have no wallet yet."))
+    refusal = relief_refusal(wallet=wallet, now=timezone.now())
+    if refusal is not None:
+        raise ReliefRefused(refusal)
+    return coins_move(wallet=wallet, amount=settings.RELIEF_COINS, reason=LedgerReason.RELIEF)
+
+
+@transaction.atomic
+def coins_adjust_by_staff(
+    *, wallet: Wallet, amount: int, staff: User, reason_text: str
+) -> LedgerEntry:
+    """Add ``amount`` (negative: take) to a wallet on a staff member's decision.
+
+    The ledger row names the staff member and keeps the reason as its note. Raises
+    ``PermissionDenied`` unless ``staff`` is active staff, ``ValidationError`` for a zero amount or
+    an empty reason, and ``InsufficientCoins`` if the balance would go below zero.
+    """
+    if not (staff.is_active and staff.is_staff):
+        raise PermissionDenied(_("Only staff can adjust coins."))
+    if type(amount) is not int or amount == 0:
+        raise ValidationError(_("The amount must be a whole number other than zero."))
+    note = (reason_text or "").strip()
+    if not note:
+        raise ValidationError(_("A reason is required."))
+    max_length = LedgerEntry._meta.get_field("note").max_length or 500
+    if len(note) > max_length:
+        raise ValidationError(
+            _("The reason is too long (at most %(limit)d characters).") % {"limit": max_length}
+        )
+    return coins_move(
+        wallet=wallet,
+        amount=amount,
+        reason=LedgerReason.STAFF_ADJUSTMENT,
+        staff=staff,
+        note=note,
     )

@@ -1,1 +1,444 @@
-from django.contrib import admin  # noqa: F401
+"""Admin of rooms, tables, games and disputes.
+
+Rooms and tables are edited here. Games are read-only: what happened is what the engine replays,
+on the "Replay" page. Disputes are a queue that staff close through a form page that calls the
+dispute services; no field of a dispute is edited by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import GandengyanRules, RulesError
+
+from . import selectors, services
+from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+
+HIDDEN_WHILE_PLAYING = _("Hidden until the game is over.")
+
+
+# Rooms and tables --------------------------------------------------------------------------------
+
+
+class RoomAdminForm(forms.ModelForm):
+    class Meta:
+        model = Room
+        fields = [
+            "code",
+            "name_zh",
+            "name_en",
+            "base",
+            "min_coins",
+            "max_coins",
+            "rules",
+            "is_open",
+            "position",
+        ]
+
+    def clean_rules(self) -> dict[str, Any]:
+        """The rules must be options the engine can play; kept as the options that differ."""
+        value = self.cleaned_data.get("rules")
+        if value in (None, ""):
+            return {}
+        if not isinstance(value, dict):
+            raise ValidationError(
+                _("The rules are a JSON object of option names and values, like {}."),
+                code="invalid",
+            )
+        try:
+            rules = GandengyanRules.from_dict(value)
+        except RulesError as exc:
+            raise ValidationError(
+                _("These rules cannot be played: %(error)s"),
+                code="invalid",
+                params={"error": str(exc)},
+            ) from exc
+        return rules.to_dict()
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    form = RoomAdminForm
+    list_display = (
+        "name_zh",
+        "name_en",
+        "code",
+        "base",
+        "min_coins",
+        "max_coins",
+        "is_open",
+        "position",
+    )
+    list_filter = ("is_open",)
+    search_fields = ("code", "name_zh", "name_en")
+    ordering = ("position", "base")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Room | None = None) -> tuple[str, ...]:
+        # The code is in the room's address; it is chosen once.
+        return ("code",) if obj is not None else ()
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("position", "user", "is_bot")
+    raw_id_fields = ("user",)
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("id", "room", "status", "is_private", "created_by", "created_at")
+    list_filter = ("status", "room", "is_private")
+    list_select_related = ("room", "created_by")
+    search_fields = ("=id", "seats__user__username")
+    raw_id_fields = ("created_by",)
+    inlines = [SeatInline]
+
+
+# Games -------------------------------------------------------------------------------------------
+
+
+class _ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class GamePlayerInline(_ReadOnlyInline):
+    model = GamePlayer
+    fields = ("seat", "user", "is_bot", "cards_left", "spring", "nominal", "coins")
+    readonly_fields = fields
+
+
+class GameEventInline(_ReadOnlyInline):
+    model = GameEvent
+    fields = ("number", "seat", "action", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "table",
+        "number",
+        "status",
+        "winner",
+        "base",
+        "started_at",
+        "finished_at",
+        "is_settled",
+        "replay_link",
+    )
+    list_filter = (
+        "status",
+        "table__room",
+        ("settled_at", admin.EmptyFieldListFilter),
+        "started_at",
+    )
+    list_select_related = ("table__room",)
+    search_fields = ("=id", "=seed_commitment", "players__user__username")
+    fieldsets = (
+        (None, {"fields": ("table", "number", "status", "dealer", "base", "rules", "winner")}),
+        (_("Times"), {"fields": ("started_at", "finished_at", "settled_at")}),
+        (
+            _("Deal"),
+            {"fields": ("seed_commitment", "seed_shown", "hands_shown", "stock_shown")},
+        ),
+        (_("Result"), {"fields": ("result", "replay_link")}),
+    )
+    readonly_fields = (
+        "table",
+        "number",
+        "status",
+        "dealer",
+        "base",
+        "rules",
+        "winner",
+        "started_at",
+        "finished_at",
+        "settled_at",
+        "seed_commitment",
+        "seed_shown",
+        "hands_shown",
+        "stock_shown",
+        "result",
+        "replay_link",
+    )
+    inlines = [GamePlayerInline, GameEventInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return selectors.games_for_admin()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
+
+    @admin.display(description=_("settled"), boolean=True)
+    def is_settled(self, game: Game) -> bool:
+        return game.settled_at is not None
+
+    # The seed, the hands and the stock would tell the cards of a game in progress.
+
+    @admin.display(description=_("seed"))
+    def seed_shown(self, game: Game) -> str:
+        return game.seed if game.is_over else str(HIDDEN_WHILE_PLAYING)
+
+    @admin.display(description=_("starting hands"))
+    def hands_shown(self, game: Game) -> str:
+        if not game.is_over:
+            return str(HIDDEN_WHILE_PLAYING)
+        return format_html_join(
+            "\n", "<div>{}: {}</div>", ((seat, hand) for seat, hand in enumerate(game.hands))
+        )
+
+    @admin.display(description=_("stock, top first"))
+    def stock_shown(self, game: Game) -> str:
+        return game.stock if game.is_over else str(HIDDEN_WHILE_PLAYING)
+
+    @admin.display(description=_("replay"))
+    def replay_link(self, game: Game) -> str:
+        if game.pk is None:
+            return ""
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:games_game_replay", args=[game.pk]),
+            gettext("Replay"),
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        return [
+            path(
+                "<path:object_id>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name="games_game_replay",
+            ),
+            *super().get_urls(),
+        ]
+
+    def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The game replayed by the engine, step by step, with the engine's verdict."""
+        game = self.get_object(request, unquote(object_id))
+        if game is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.has_view_permission(request, game):
+            raise PermissionDenied
+        players = selectors.game_players(game=game)
+        replay = selectors.game_replay_steps(game=game) if game.is_over else None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": game,
+            "game": game,
+            "players": players,
+            "replay": replay,
+            "record_json": None
+            if replay is None
+            else json.dumps(replay.record, ensure_ascii=False, indent=2),
+            "has_view_permission": True,
+            "title": gettext("Replay of %(game)s") % {"game": game},
+        }
+        return TemplateResponse(request, "admin/games/game/replay.html", context)
+
+
+# Disputes ----------------------------------------------------------------------------------------
+
+
+class DisputeRejectForm(forms.Form):
+    note = forms.CharField(
+        label=_("Note to the player"),
+        widget=forms.Textarea(attrs={"rows": 5, "cols": 80}),
+        help_text=_("The player reads it on the game's page."),
+    )
+
+
+class DisputeResolveForm(DisputeRejectForm):
+    compensation = forms.IntegerField(
+        label=_("Compensation (coins)"),
+        min_value=0,
+        initial=0,
+        help_text=_("Paid into the player's wallet, with a ledger row naming you and the game."),
+    )
+
+
+@admin.register(Dispute)
+class DisputeAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "status",
+        "game_link",
+        "user",
+        "created_at",
+        "staff",
+        "compensation",
+        "replay_link",
+        "handle_links",
+    )
+    list_filter = ("status",)
+    search_fields = ("user__username", "reason")
+    fields = (
+        "game_link",
+        "user",
+        "status",
+        "reason",
+        "created_at",
+        "staff",
+        "note",
+        "compensation",
+        "resolved_at",
+        "replay_link",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Dispute]:
+        return selectors.disputes_for_admin()
+
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        return ("open_first", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Dispute | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Dispute | None = None) -> bool:
+        return False
+
+    def can_handle(self, request: HttpRequest) -> bool:
+        """Closing a dispute needs the permission to change disputes (fields stay read-only)."""
+        return bool(request.user.is_staff and request.user.has_perm("games.change_dispute"))
+
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        context["can_handle"] = self.can_handle(request)
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    @admin.display(description=_("game"), ordering="game")
+    def game_link(self, dispute: Dispute) -> str:
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:games_game_change", args=[dispute.game_id]),
+            dispute.game,
+        )
+
+    @admin.display(description=_("replay"))
+    def replay_link(self, dispute: Dispute) -> str:
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:games_game_replay", args=[dispute.game_id]),
+            gettext("Replay"),
+        )
+
+    @admin.display(description=_("handle"))
+    def handle_links(self, dispute: Dispute) -> str:
+        if dispute.status != Dispute.Status.OPEN:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            reverse("admin:games_dispute_resolve", args=[dispute.pk]),
+            gettext("Resolve…"),
+            reverse("admin:games_dispute_reject", args=[dispute.pk]),
+            gettext("Reject…"),
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        return [
+            path(
+                "<path:object_id>/resolve/",
+                self.admin_site.admin_view(self.resolve_view),
+                name="games_dispute_resolve",
+            ),
+            path(
+                "<path:object_id>/reject/",
+                self.admin_site.admin_view(self.reject_view),
+                name="games_dispute_reject",
+            ),
+            *super().get_urls(),
+        ]
+
+    def resolve_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return self._handle_view(request, object_id, resolve=True)
+
+    def reject_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        return self._handle_view(request, object_id, resolve=False)
+
+    def _handle_view(self, request: HttpRequest, object_id: str, *, resolve: bool) -> HttpResponse:
+        """The form page between the queue and the service: a note, and for a resolution the
+        compensation. Only the services change a dispute."""
+        dispute = self.get_object(request, unquote(object_id))
+        if dispute is None:
+            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+        if not self.can_handle(request):
+            raise PermissionDenied
+        form_class = DisputeResolveForm if resolve else DisputeRejectForm
+        if request.method == "POST":
+            form = form_class(request.POST)
+            if form.is_valid():
+                try:
+                    if resolve:
+                        services.dispute_resolve(
+                            dispute=dispute,
+                            staff=request.user,
+                            note=form.cleaned_data["note"],
+                            compensation=form.cleaned_data["compensation"],
+                        )
+                        done = gettext("Dispute %(id)s resolved.") % {"id": dispute.pk}
+                    else:
+                        services.dispute_reject(
+                            dispute=dispute, staff=request.user, note=form.cleaned_data["note"]
+                        )
+                        done = gettext("Dispute %(id)s rejected.") % {"id": dispute.pk}
+                except services.DisputeRefused as exc:
+                    form.add_error(None, exc.message)
+                else:
+                    self.log_change(request, dispute, done)
+                    self.message_user(request, done, messages.SUCCESS)
+                    return HttpResponseRedirect(reverse("admin:games_dispute_changelist"))
+        else:
+            form = form_class()
+        game = dispute.game
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": dispute,
+            "dispute": dispute,
+            "game": game,
+            "players": selectors.game_players(game=game),
+            "form": form,
+            "resolve": resolve,
+            "has_view_permission": True,
+            "title": (
+                gettext("Resolve dispute %(id)s") if resolve else gettext("Reject dispute %(id)s")
+            )
+            % {"id": dispute.pk},
+        }
+        return TemplateResponse(request, "admin/games/dispute/handle.html", context)

@@ -2,12 +2,159 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from games.rules import Card, parse_cards
+
+from . import selectors, services
+from .models import Game
+
+_SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 
 
+def card_faces(text: str) -> list[dict[str, Any]]:
+    """Cards in notation (``"Ts 5h BJ"``) as faces to draw: rank, suit symbol, colour."""
+    return [_card_face(card) for card in parse_cards(text)]
+
+
+def _card_face(card: Card) -> dict[str, Any]:
+    name = str(card)
+    if name in ("BJ", "RJ"):
+        return {
+            "code": name,
+            "rank": _("Black joker") if name == "BJ" else _("Red joker"),
+            "suit": "★",
+            "red": name == "RJ",
+            "joker": True,
+        }
+    rank, suit = name[:-1], name[-1]
+    return {
+        "code": name,
+        "rank": "10" if rank == "T" else rank,
+        "suit": _SUIT_SYMBOLS[suit],
+        "red": suit in "hd",
+        "joker": False,
+    }
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("What went wrong?"),
+        max_length=services.DISPUTE_REASON_MAX,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=gettext_lazy(
+            "Staff will replay the game from its record and answer you here. At most 2,000 "
+            "characters."
+        ),
+    )
+
+
+@login_required
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    raise Http404
+    game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
+    if game is None:
+        raise Http404
+    return _render_detail(request, game, DisputeForm())
 
 
+@login_required
+@require_POST
 def dispute_open(request: HttpRequest, game_id: int) -> HttpResponse:
-    raise Http404
+    game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
+    if game is None:
+        raise Http404
+    form = DisputeForm(request.POST)
+    if form.is_valid():
+        try:
+            services.dispute_open(user=request.user, game=game, reason=form.cleaned_data["reason"])
+        except services.DisputeRefused as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request, _("Your dispute was sent. Staff will look at the game and answer here.")
+            )
+            return redirect("games:game", game_id=game.pk)
+    return _render_detail(request, game, form, status=400)
+
+
+def _render_detail(
+    request: HttpRequest, game: Game, form: DisputeForm, *, status: int = 200
+) -> HttpResponse:
+    players = selectors.game_players(game=game)
+    my_seat = next((p.seat for p in players if p.user_id == request.user.pk), None)
+    over = game.is_over
+    state = selectors.game_state(game=game)
+    seats = []
+    for player in players:
+        seats.append(
+            {
+                "seat": player.seat,
+                "player": player,
+                "name": player.user.get_username() if player.user else _("Bot"),
+                "is_bot": player.is_bot,
+                "is_you": player.seat == my_seat,
+                "is_dealer": player.seat == game.dealer,
+                "is_winner": player.seat == game.winner,
+                "is_to_move": player.seat == state.to_move,
+                "hand_count": state.hand_count(player.seat),
+                # Hands are shown only after the end; until then a player sees only their own.
+                "final_hand": card_faces(" ".join(map(str, state.hand(player.seat))))
+                if over
+                else None,
+            }
+        )
+    names = {seat["seat"]: seat["name"] for seat in seats}
+    actions = []
+    for event in selectors.game_actions(game=game):
+        play = event.action.get("play")
+        actions.append(
+            {
+                "number": event.number,
+                "seat": event.seat,
+                "name": names.get(event.seat, ""),
+                "is_pass": play is None,
+                "cards": card_faces(play) if play else [],
+                "meaning": event.action.get("as", ""),
+            }
+        )
+    view = None
+    if not over:
+        view = state.view_for(my_seat)
+        view["hand_faces"] = card_faces(" ".join(view.get("hand", [])))
+        if view["table"] is not None:
+            view["table"]["faces"] = card_faces(view["table"]["cards"])
+            view["table"]["label"] = selectors.COMBO_KIND_LABELS.get(view["table"]["kind"], "")
+    record_json = None
+    if over:
+        record_json = json.dumps(selectors.game_record(game=game), ensure_ascii=False, indent=2)
+    my_disputes = (
+        list(selectors.disputes_of_player(game=game, user_id=request.user.pk))
+        if my_seat is not None
+        else []
+    )
+    context = {
+        "game": game,
+        "room": game.table.room,
+        "seats": seats,
+        "my_seat": my_seat,
+        "over": over,
+        "view": view,
+        "actions": actions,
+        "multiplier": state.multiplier,
+        "seed": game.seed if over else None,
+        "record_json": record_json,
+        # The form is offered once the game is over; a refused attempt still shows its error.
+        "form": form if my_seat is not None and (over or form.errors) else None,
+        "my_disputes": my_disputes,
+    }
+    return render(request, "games/game_detail.html", context, status=status)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 
@@ -237,9 +237,9 @@ class Dispute(models.Model):
     """A player's complaint about a game they played, and how staff settled it."""
 
     class Status(models.TextChoices):
-        OPEN = "open", _("Open")
-        RESOLVED = "resolved", _("Resolved")
-        REJECTED = "rejected", _("Rejected")
+        OPEN = "open", pgettext_lazy("dispute status", "Open")
+        RESOLVED = "resolved", pgettext_lazy("dispute status", "Resolved")
+        REJECTED = "rejected", pgettext_lazy("dispute status", "Rejected")
 
     game = models.ForeignKey(
         Game, on_delete=models.PROTECT, related_name="disputes", verbose_name=_("game")

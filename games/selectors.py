@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+import dataclasses
+import hashlib
+from typing import Any
 
-from .models import Room, Seat, Table
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.models import LedgerEntry, LedgerReason
+from games.rules import (
+    GameRecord,
+    GameState,
+    GandengyanRules,
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Play,
+    RecordError,
+    format_cards,
+    settle,
+)
+from games.rules.cards import cards_from_mask
+from games.rules.moves import move_from_json
+from games.rules.records import FORMAT
+
+from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
 
 
 def rooms_for_lobby() -> QuerySet[Room]:
@@ -12,8 +37,7 @@ def rooms_for_lobby() -> QuerySet[Room]:
     return Room.objects.annotate(
         seated=Count(
             "tables__seats",
-            filter=Q(tables__seats__user__isnull=False)
-            & ~Q(tables__status=Table.Status.CLOSED),
+            filter=Q(tables__seats__user__isnull=False) & ~Q(tables__status=Table.Status.CLOSED),
         )
     ).order_by("position", "base")
 
@@ -24,3 +48,373 @@ def room_get(*, code: str) -> Room | None:
 
 def seats_of_user(*, user_id: int) -> QuerySet[Seat]:
     return Seat.objects.filter(user_id=user_id).select_related("table__room")
+
+
+# Games -------------------------------------------------------------------------------------------
+
+
+def game_seed(*, game: Game) -> int | None:
+    """The game's seed as a number, or None when it is secret (the game is not over) or absent."""
+    if not game.is_over or not game.seed:
+        return None
+    return int(game.seed, 16)
+
+
+def game_record(*, game: Game) -> dict[str, Any]:
+    """The game in the engine's record format (``gandengyan-record/1``), actions from its events.
+
+    ``seed`` is included only once the game is over; until then only ``meta.seed_commitment``
+    says anything about it. The record holds the starting hands and the stock, so it is for staff
+    and for the end of the game, never for a player's view of a game in progress.
+    """
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": GandengyanRules.from_dict(game.rules).to_dict(),
+        "base": game.base,
+        "dealer": game.dealer,
+        "hands": list(game.hands),
+        "stock": game.stock,
+        "actions": [{"seat": seat, **action} for seat, action in _events(game)],
+    }
+    seed = game_seed(game=game)
+    if seed is not None:
+        record["seed"] = seed
+    record["meta"] = {
+        "game": game.pk,
+        "table": game.table_id,
+        "number": game.number,
+        "seed_commitment": game.seed_commitment,
+    }
+    return record
+
+
+def _events(game: Game) -> list[tuple[int, dict[str, Any]]]:
+    return list(game.events.order_by("number").values_list("seat", "action"))
+
+
+def game_initial_state(*, game: Game) -> GameState:
+    """The position at the deal."""
+    rules = GandengyanRules.from_dict(game.rules)
+    return GameState.from_position(game.hands, game.stock, game.dealer, rules=rules)
+
+
+def game_state(*, game: Game) -> GameState:
+    """The engine's position after the game's stored events.
+
+    Raises ``ValueError`` if a stored event does not replay, which only corrupt data can cause.
+    """
+    state = game_initial_state(game=game)
+    for number, (seat, action) in enumerate(_events(game), start=1):
+        try:
+            if seat != state.to_move:
+                raise IllegalMoveError("not_your_turn", f"seat {seat} is not to move")
+            state = state.apply(move_from_json(action))
+        except (IllegalMoveError, NotationError) as exc:
+            raise ValueError(f"game {game.pk}: event {number} does not replay: {exc}") from exc
+    return state
+
+
+def game_get_for_viewer(*, user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game | None:
+    """The game if ``user`` may see its page: a player of it, or staff. None otherwise.
+
+    The one access check for a game's page and its dispute form.
+    """
+    if not user.is_authenticated:
+        return None
+    games = Game.objects.select_related("table__room")
+    if not user.is_staff:
+        games = games.filter(players__user_id=user.pk)
+    return games.filter(pk=game_id).first()
+
+
+def game_players(*, game: Game) -> list[GamePlayer]:
+    """The players of a game by seat, with their users."""
+    return list(game.players.select_related("user").order_by("seat"))
+
+
+def game_actions(*, game: Game) -> list[GameEvent]:
+    """The game's actions in order. Public: every player sees every play and pass."""
+    return list(game.events.order_by("number"))
+
+
+def game_view_for(*, game: Game, seat: int | None) -> dict[str, Any]:
+    """The engine's view of a game in progress for ``seat``: its own hand, never another's.
+
+    ``seat=None`` (staff, or anyone not seated) gets no hand at all.
+    """
+    return game_state(game=game).view_for(seat)
+
+
+def games_of_user(*, user_id: int) -> QuerySet[Game]:
+    """The games a user played, newest first."""
+    return (
+        Game.objects.filter(players__user_id=user_id)
+        .select_related("table__room")
+        .order_by("-started_at", "-id")
+    )
+
+
+def games_for_admin() -> QuerySet[Game]:
+    """Every game for the admin, with its table and room."""
+    return Game.objects.select_related("table__room").annotate(actions=Count("events"))
+
+
+def disputes_open() -> QuerySet[Dispute]:
+    """The open disputes, oldest first: the staff's queue."""
+    return (
+        Dispute.objects.filter(status=Dispute.Status.OPEN)
+        .select_related("game__table__room", "user")
+        .order_by("created_at", "id")
+    )
+
+
+def disputes_for_admin() -> QuerySet[Dispute]:
+    """Every dispute, with ``open_first`` (0 for open, 1 for closed) to put the queue first."""
+    return Dispute.objects.select_related("game__table__room", "user", "staff").annotate(
+        open_first=Case(When(status=Dispute.Status.OPEN, then=Value(0)), default=Value(1))
+    )
+
+
+def disputes_of_player(*, game: Game, user_id: int) -> QuerySet[Dispute]:
+    """A player's disputes about one game, newest first."""
+    return Dispute.objects.filter(game=game, user_id=user_id).order_by("-created_at", "-id")
+
+
+# Replays -----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class ReplayStep:
+    """The position after one action (number 0: after the deal)."""
+
+    number: int
+    seat: int | None
+    kind: str  # "deal", "play" or "pass"
+    cards: str  # the cards played, canonical; "" for a pass or the deal
+    meaning: str  # the ranks the play stands for, e.g. "4 5 6"; "" for a pass or the deal
+    wild: bool  # whether the cards alone do not tell the meaning (a joker, or several meanings)
+    text: str  # the action in move notation: "5s 6h BJ = 4 5 6", "pass"
+    hands: tuple[str, ...]  # every seat's hand after the action
+    drawn: tuple[str, ...]  # what each seat drew from the stock because of this action
+    table: dict[str, Any] | None  # the play on the table, or None at the start of a round
+    multiplier: int
+    stock: int  # cards left in the stock
+    to_move: int | None
+    winner: int | None
+
+
+@dataclasses.dataclass(frozen=True)
+class ReplayCheck:
+    code: str  # "record", "commitment", "actions", "result", "ledger"
+    label: str
+    ok: bool
+    detail: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Replay:
+    """A game replayed by the engine from its stored record, and whether it agrees."""
+
+    record: dict[str, Any]
+    steps: list[ReplayStep]
+    settlement: dict[str, Any] | None  # the engine's, when the replay reaches the end
+    stored_result: dict[str, Any] | None
+    checks: list[ReplayCheck]
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+
+_RESULT_KEYS = ("winner", "multiplier", "spring", "payments")
+
+COMBO_KIND_LABELS = {
+    "single": gettext_lazy("single"),
+    "pair": gettext_lazy("pair"),
+    "straight": gettext_lazy("straight"),
+    "pair_straight": gettext_lazy("pair straight"),
+    "soft_bomb": gettext_lazy("soft bomb"),
+    "hard_bomb": gettext_lazy("hard bomb"),
+    "rocket": gettext_lazy("rocket"),
+}
+
+
+def game_replay_steps(*, game: Game) -> Replay:
+    """Replay a game with the engine, step by step, and check it against what was stored.
+
+    The record is rebuilt from the stored deal and events (with the seed once the game is over)
+    and read by the engine exactly as an exported record would be. Checks: the record reads and,
+    when the seed is revealed, the seed deals exactly the stored hands and stock; the seed
+    matches its commitment; every action is legal; the engine's result (winner, multiplier,
+    spring, payments) equals the stored result; the game's ledger rows sum to zero and match the
+    coins stored for each player.
+    """
+    data = game_record(game=game)
+    checks: list[ReplayCheck] = []
+    try:
+        record = GameRecord.from_json(data)
+    except RecordError as exc:
+        checks.append(ReplayCheck("record", _("Record"), False, str(exc)))
+        return Replay(data, [], None, game.result, checks)
+    checks.append(
+        ReplayCheck(
+            "record",
+            _("Record"),
+            True,
+            _("The seed deals exactly the stored hands and stock.")
+            if "seed" in data
+            else _("The record reads; the seed is still secret."),
+        )
+    )
+    if "seed" in data:
+        seed_ok = hashlib.sha256(bytes.fromhex(game.seed)).hexdigest() == game.seed_commitment
+        checks.append(
+            ReplayCheck(
+                "commitment",
+                _("Seed commitment"),
+                seed_ok,
+                _("SHA-256 of the seed equals the commitment published at the start.")
+                if seed_ok
+                else _("SHA-256 of the seed differs from the commitment."),
+            )
+        )
+
+    state = record.initial_state()
+    steps = [_replay_step(0, None, None, state, state)]
+    for index, action in enumerate(record.actions):
+        try:
+            if action.seat != state.to_move:
+                raise IllegalMoveError(
+                    "not_your_turn", f"seat {action.seat} acted, but it is seat {state.to_move}'s"
+                )
+            before, state = state, state.apply(action.move)
+        except IllegalMoveError as exc:
+            checks.append(
+                ReplayCheck(
+                    "actions",
+                    _("Actions"),
+                    False,
+                    f"action {index + 1}: {exc.message} ({exc.code})",
+                )
+            )
+            return Replay(data, steps, None, game.result, checks)
+        steps.append(_replay_step(index + 1, action.seat, state.history[-1][1], before, state))
+    checks.append(
+        ReplayCheck(
+            "actions",
+            _("Actions"),
+            True,
+            _("All %(count)d actions are legal.") % {"count": len(record.actions)},
+        )
+    )
+
+    settlement = None
+    if state.is_terminal:
+        engine = settle(state, base=record.base)
+        settlement = {**engine.to_json(), "cards_left": list(engine.cards_left)}
+        stored = game.result or {}
+        same = game.result is not None and all(
+            stored.get(key) == settlement[key] for key in _RESULT_KEYS
+        )
+        checks.append(
+            ReplayCheck(
+                "result",
+                _("Result"),
+                same,
+                _("The engine's result equals the stored result.")
+                if same
+                else _("Engine: %(engine)s; stored: %(stored)s")
+                % {
+                    "engine": {key: settlement[key] for key in _RESULT_KEYS},
+                    "stored": None
+                    if game.result is None
+                    else {key: stored.get(key) for key in _RESULT_KEYS},
+                },
+            )
+        )
+    elif game.status == Game.Status.FINISHED or game.result is not None:
+        checks.append(
+            ReplayCheck(
+                "result",
+                _("Result"),
+                False,
+                _("The game is marked finished, but its actions do not end it."),
+            )
+        )
+    if game.settled_at is not None:
+        checks.append(_ledger_check(game))
+    return Replay(data, steps, settlement, game.result, checks)
+
+
+def _replay_step(
+    number: int, seat: int | None, move: Move | None, before: GameState, after: GameState
+) -> ReplayStep:
+    players = after.players
+    drawn = []
+    for position in range(players):
+        gained = after.hands[position] & ~before.hands[position]
+        drawn.append(format_cards(cards_from_mask(gained)))
+    table = None
+    if after.table is not None:
+        table = {
+            **after.table.to_json(),
+            "as": after.table.combo.ranks_text(),
+            "label": COMBO_KIND_LABELS[after.table.combo.kind.value],
+        }
+    wild = False
+    if move is None:
+        kind, cards, meaning, text = "deal", "", "", ""
+    elif isinstance(move, Play):
+        assert move.combo is not None
+        kind, cards, meaning, text = (
+            "play",
+            format_cards(move.cards),
+            move.combo.ranks_text(),
+            str(move),
+        )
+        wild = move.names_meaning() or any(card.rank.is_joker for card in move.cards)
+    else:
+        kind, cards, meaning, text = "pass", "", "", "pass"
+    return ReplayStep(
+        number=number,
+        seat=seat,
+        kind=kind,
+        cards=cards,
+        meaning=meaning,
+        wild=wild,
+        text=text,
+        hands=tuple(format_cards(after.hand(position)) for position in range(players)),
+        drawn=tuple(drawn),
+        table=table,
+        multiplier=after.multiplier,
+        stock=after.stock_count,
+        to_move=after.to_move,
+        winner=after.winner,
+    )
+
+
+def _ledger_check(game: Game) -> ReplayCheck:
+    moved: dict[int, int] = {}
+    for user_id, amount in LedgerEntry.objects.filter(
+        game=game, reason=LedgerReason.GAME
+    ).values_list("wallet__user_id", "amount"):
+        moved[user_id] = moved.get(user_id, 0) + amount
+    stored = {
+        player.user_id: player.coins or 0
+        for player in game.players.all()
+        if player.user_id is not None
+    }
+    total = sum(moved.values())
+    same = all(moved.get(user_id, 0) == coins for user_id, coins in stored.items()) and set(
+        moved
+    ) <= set(stored)
+    ok = total == 0 and same
+    return ReplayCheck(
+        "ledger",
+        _("Ledger"),
+        ok,
+        _("The game's ledger rows sum to zero and match each player's coins.")
+        if ok
+        else _("Ledger rows: %(moved)s (sum %(total)s); stored coins: %(stored)s")
+        % {"moved": moved, "total": total, "stored": stored},
+    )

@@ -51,9 +51,10 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    # accounts before allauth: its templates (account/*.html) override allauth's.
+    "accounts",
     "allauth",
     "allauth.account",
-    "accounts",
     "games",
 ]
 
@@ -136,6 +137,7 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")

@@ -1,0 +1,118 @@
+"""Helpers for the games tests: players with coins, tables, games from a set position, playing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from accounts.models import LedgerEntry, LedgerReason, User, Wallet
+from accounts.services import coins_move, wallet_create
+from games import selectors, services
+from games.models import Game, GameEvent, GamePlayer, Room, Table
+from games.rules import PASS, GandengyanRules, Move, format_cards, parse_cards
+
+
+def make_room(*, code: str = "test", base: int = 400, rules: dict[str, Any] | None = None) -> Room:
+    return Room.objects.create(
+        code=code,
+        name_zh="测试场",
+        name_en="Test room",
+        base=base,
+        min_coins=0,
+        max_coins=None,
+        rules=rules or {},
+        position=99,
+    )
+
+
+def make_player(username: str, coins: int = 100_000) -> User:
+    """A user whose wallet holds exactly ``coins``, every coin in the ledger."""
+    user = User.objects.create_user(username=username, password="pw-123456")
+    set_balance(user, coins)
+    return user
+
+
+def set_balance(user: User, coins: int) -> Wallet:
+    wallet = wallet_create(user=user)
+    wallet.refresh_from_db()
+    delta = coins - wallet.balance
+    if delta:
+        coins_move(wallet=wallet, amount=delta, reason=LedgerReason.STAFF_ADJUSTMENT)
+    wallet.refresh_from_db()
+    return wallet
+
+
+def balance(user: User) -> int:
+    return Wallet.objects.get(user=user).balance
+
+
+def game_ledger(game: Game) -> list[LedgerEntry]:
+    return list(LedgerEntry.objects.filter(game=game, reason=LedgerReason.GAME))
+
+
+def start_from_position(
+    *,
+    table: Table,
+    players: Sequence[User | None],
+    hands: Sequence[str],
+    stock: str,
+    dealer: int,
+) -> Game:
+    """A game dealt from set hands and stock instead of a seed, as tests need exact positions.
+
+    Everything else is as ``game_start`` leaves it; the game has no seed (its record has none),
+    and its actions go through the services.
+    """
+    for hand in hands:
+        parse_cards(hand)
+    last = Game.objects.filter(table=table).order_by("-number").first()
+    game = Game.objects.create(
+        table=table,
+        number=1 if last is None else last.number + 1,
+        seed="",
+        seed_commitment="",
+        dealer=dealer,
+        rules=GandengyanRules.from_dict(table.room.rules).to_dict(),
+        base=table.room.base,
+        hands=[format_cards(parse_cards(hand)) for hand in hands],
+        stock=" ".join(str(card) for card in parse_cards(stock)),
+    )
+    for seat, user in enumerate(players):
+        GamePlayer.objects.create(game=game, seat=seat, user=user, is_bot=user is None)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    return game
+
+
+def action_of(move: Move) -> dict[str, Any]:
+    """The action dict ``game_act`` takes, for an engine move."""
+    return dict(move.to_json())
+
+
+def act_all(game: Game, actions: Sequence[dict[str, Any]]) -> list[GameEvent]:
+    """Make record-style actions (with ``seat``) one by one through ``game_act``."""
+    events = []
+    for action in actions:
+        move = {key: value for key, value in action.items() if key != "seat"}
+        events.append(services.game_act(game=game, seat=action["seat"], action=move))
+    return events
+
+
+def play_out(game: Game, *, seed: int = 0, stop_before_end: bool = False) -> list[GameEvent]:
+    """Play ``game`` through ``game_act``, each move picked at random among the engine's legal
+    moves (mostly plays, so that games stay short). With ``stop_before_end``, stop just before
+    the move that would end the game."""
+    rng = random.Random(seed)
+    events = []
+    state = selectors.game_state(game=game)
+    while not state.is_terminal:
+        moves = state.legal_moves()
+        plays = [move for move in moves if move is not PASS]
+        move = rng.choice(plays if plays and rng.random() < 0.85 else moves)
+        after = state.apply(move)
+        if stop_before_end and after.is_terminal:
+            return events
+        events.append(services.game_act(game=game, seat=state.to_move, action=action_of(move)))
+        state = after
+    return events

@@ -1,0 +1,313 @@
+"""The admin of the games app: who gets in, read-only games, the replay, the dispute queue."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+
+from accounts.models import LedgerEntry, LedgerReason, User
+from games import services
+from games.models import Dispute, Game, Room, Seat, Table
+from tests.games.helpers import balance, play_out, start_from_position
+
+pytestmark = pytest.mark.django_db
+
+HANDS = ["3s 6s 9c", "4h 8h Th Qh", "5d 7d 9d Jd Kd 2d"]
+
+
+@pytest.fixture
+def finished(table: Table, trio: list[User]) -> Game:
+    game = start_from_position(table=table, players=trio, hands=HANDS, stock="", dealer=0)
+    play_out(game, seed=77)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def seeded(room: Room, trio: list[User]) -> Game:
+    """A whole game dealt from a seed, played to the end."""
+    game = services.game_start(table=Table.objects.create(room=room), players=trio, seed=77)
+    play_out(game, seed=77)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.fixture
+def dispute(finished: Game, trio: list[User]) -> Dispute:
+    return services.dispute_open(user=trio[0], game=finished, reason="The deal looked odd.")
+
+
+@pytest.fixture
+def admin_client(client: Client, staff: User) -> Client:
+    client.force_login(staff)
+    return client
+
+
+def admin_urls(room: Room, table: Table, game: Game, dispute: Dispute) -> list[str]:
+    return [
+        "/admin/games/",
+        "/admin/games/room/",
+        "/admin/games/room/add/",
+        f"/admin/games/room/{room.pk}/change/",
+        f"/admin/games/room/{room.pk}/delete/",
+        "/admin/games/table/",
+        "/admin/games/table/add/",
+        f"/admin/games/table/{table.pk}/change/",
+        "/admin/games/game/",
+        "/admin/games/game/add/",
+        f"/admin/games/game/{game.pk}/change/",
+        f"/admin/games/game/{game.pk}/replay/",
+        f"/admin/games/game/{game.pk}/history/",
+        "/admin/games/dispute/",
+        f"/admin/games/dispute/{dispute.pk}/change/",
+        f"/admin/games/dispute/{dispute.pk}/resolve/",
+        f"/admin/games/dispute/{dispute.pk}/reject/",
+    ]
+
+
+@pytest.mark.parametrize("who", ["anonymous", "player"])
+def test_only_staff_reach_the_games_admin(
+    client: Client,
+    who: str,
+    room: Room,
+    table: Table,
+    finished: Game,
+    dispute: Dispute,
+    trio: list[User],
+) -> None:
+    if who == "player":
+        client.force_login(trio[0])
+    for url in admin_urls(room, table, finished, dispute):
+        for method in (client.get, client.post):
+            response = method(url)
+            assert response.status_code == 302, url
+            assert response["Location"].startswith("/admin/login/"), url
+    assert Dispute.objects.get().status == Dispute.Status.OPEN
+    assert Room.objects.filter(pk=room.pk).exists()
+
+
+def test_staff_see_every_page(
+    admin_client: Client, room: Room, table: Table, finished: Game, dispute: Dispute
+) -> None:
+    for url in admin_urls(room, table, finished, dispute):
+        if url == "/admin/games/game/add/":
+            continue  # nobody adds a game by hand
+        response = admin_client.get(url)
+        assert response.status_code == 200, url
+
+
+def test_games_are_read_only(admin_client: Client, finished: Game) -> None:
+    assert admin_client.get("/admin/games/game/add/").status_code == 403
+    response = admin_client.post(f"/admin/games/game/{finished.pk}/change/", {"base": 1})
+    assert response.status_code == 403
+    assert admin_client.post(f"/admin/games/game/{finished.pk}/delete/").status_code == 403
+    finished.refresh_from_db()
+    assert finished.base == 400
+    text = admin_client.get(f"/admin/games/game/{finished.pk}/change/").content.decode()
+    assert f"/admin/games/game/{finished.pk}/replay/" in text
+    assert 'name="_save"' not in text
+
+
+def test_the_game_list_filters(admin_client: Client, finished: Game) -> None:
+    response = admin_client.get("/admin/games/game/?status__exact=finished")
+    assert response.status_code == 200
+    assert response.context["cl"].result_count == 1
+    response = admin_client.get("/admin/games/game/?status__exact=playing")
+    assert response.context["cl"].result_count == 0
+    response = admin_client.get("/admin/games/game/?q=zhao")
+    assert response.context["cl"].result_count == 1
+
+
+def test_the_replay_page(english_client: Client, staff: User, seeded: Game) -> None:
+    finished = seeded
+    english_client.force_login(staff)
+    response = english_client.get(f"/admin/games/game/{finished.pk}/replay/")
+    assert response.status_code == 200
+    replay = response.context["replay"]
+    assert replay.ok
+    text = response.content.decode()
+    assert 'id="verdict">everything agrees' in text
+    assert text.count('class="hand') == 3 * len(replay.steps)
+    assert [check.code for check in replay.checks] == [
+        "record",
+        "commitment",
+        "actions",
+        "result",
+        "ledger",
+    ]
+    assert finished.seed in text
+    for hand in finished.hands:
+        assert hand in text
+
+
+def test_the_replay_of_a_game_in_progress_shows_no_cards(
+    admin_client: Client, room: Room, trio: list[User]
+) -> None:
+    table = Table.objects.create(room=room)
+    game = services.game_start(table=table, players=trio, seed=5)
+    response = admin_client.get(f"/admin/games/game/{game.pk}/replay/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert response.context["replay"] is None
+    assert game.seed not in text and game.stock not in text
+    text = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert game.seed not in text and game.stock not in text
+    for hand in game.hands:
+        assert hand not in text
+
+
+def test_staff_without_permissions_are_refused(
+    client: Client, finished: Game, dispute: Dispute
+) -> None:
+    clerk = User.objects.create_user(username="clerk", password="pw-123456", is_staff=True)
+    client.force_login(clerk)
+    assert client.get("/admin/games/game/").status_code == 403
+    assert client.get(f"/admin/games/game/{finished.pk}/replay/").status_code == 403
+    assert client.get(f"/admin/games/dispute/{dispute.pk}/resolve/").status_code == 403
+    # Seeing disputes is not enough to close them.
+    clerk.user_permissions.add(
+        Permission.objects.get(codename="view_dispute"),
+        Permission.objects.get(codename="view_game"),
+    )
+    clerk = User.objects.get(pk=clerk.pk)
+    client.force_login(clerk)
+    assert client.get("/admin/games/dispute/").status_code == 200
+    assert client.get(f"/admin/games/game/{finished.pk}/replay/").status_code == 200
+    response = client.post(
+        f"/admin/games/dispute/{dispute.pk}/resolve/", {"note": "ok", "compensation": 100}
+    )
+    assert response.status_code == 403
+    assert Dispute.objects.get().status == Dispute.Status.OPEN
+
+
+def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room) -> None:
+    data = {
+        "name_zh": "测试场",
+        "name_en": "Test room",
+        "base": 500,
+        "min_coins": 1000,
+        "max_coins": "",
+        "is_open": "on",
+        "position": 3,
+    }
+    url = f"/admin/games/room/{room.pk}/change/"
+    for bad in ('{"jokers": 3}', '{"players": 9}', "[1, 2]", '{"bombs_any_higher": true}'):
+        response = admin_client.post(url, {**data, "rules": bad})
+        assert response.status_code == 200, bad
+        assert response.context["adminform"].form.errors["rules"], bad
+    room.refresh_from_db()
+    assert room.base == 400 and room.rules == {}
+
+    response = admin_client.post(url, {**data, "rules": '{"draw": "winner", "players": 3}'})
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.base == 500
+    assert room.rules == {"draw": "winner"}  # only what differs from the standard game
+
+
+def test_room_coins_range_is_checked(admin_client: Client, room: Room) -> None:
+    response = admin_client.post(
+        f"/admin/games/room/{room.pk}/change/",
+        {
+            "name_zh": "测试场",
+            "name_en": "Test room",
+            "base": 400,
+            "min_coins": 5000,
+            "max_coins": 1000,
+            "rules": "{}",
+            "position": 3,
+        },
+    )
+    assert response.status_code == 200
+    room.refresh_from_db()
+    assert room.min_coins == 0
+
+
+def test_tables_with_their_seats(admin_client: Client, room: Room, trio: list[User]) -> None:
+    table = Table.objects.create(room=room)
+    Seat.objects.create(table=table, position=0, user=trio[0])
+    Seat.objects.create(table=table, position=1, is_bot=True)
+    text = admin_client.get(f"/admin/games/table/{table.pk}/change/").content.decode()
+    assert 'name="seats-0-position"' in text
+    assert 'name="seats-1-is_bot"' in text
+
+
+def test_the_dispute_queue_puts_open_disputes_first(
+    admin_client: Client, finished: Game, trio: list[User], staff: User
+) -> None:
+    closed = services.dispute_open(user=trio[1], game=finished, reason="first")
+    services.dispute_reject(dispute=closed, staff=staff, note="no")
+    later = services.dispute_open(user=trio[2], game=finished, reason="second")
+    earlier_open = services.dispute_open(user=trio[1], game=finished, reason="third")
+    response = admin_client.get("/admin/games/dispute/")
+    assert response.status_code == 200
+    shown = list(response.context["cl"].result_list)
+    assert shown == [later, earlier_open, closed]
+    text = response.content.decode()
+    assert f"/admin/games/game/{finished.pk}/replay/" in text
+    assert f"/admin/games/dispute/{later.pk}/resolve/" in text
+    assert f"/admin/games/dispute/{closed.pk}/resolve/" not in text
+    response = admin_client.get("/admin/games/dispute/?status__exact=rejected")
+    assert list(response.context["cl"].result_list) == [closed]
+
+
+def test_disputes_are_not_edited_by_hand(admin_client: Client, dispute: Dispute) -> None:
+    response = admin_client.post(
+        f"/admin/games/dispute/{dispute.pk}/change/", {"status": "resolved", "compensation": 99}
+    )
+    assert response.status_code == 403
+    assert admin_client.get("/admin/games/dispute/add/").status_code == 403
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.OPEN and dispute.compensation == 0
+    text = admin_client.get(f"/admin/games/dispute/{dispute.pk}/change/").content.decode()
+    assert f"/admin/games/dispute/{dispute.pk}/resolve/" in text
+    assert f"/admin/games/dispute/{dispute.pk}/reject/" in text
+
+
+def test_resolve_through_the_form_page(
+    admin_client: Client, dispute: Dispute, trio: list[User], staff: User
+) -> None:
+    url = f"/admin/games/dispute/{dispute.pk}/resolve/"
+    response = admin_client.get(url)
+    assert response.status_code == 200
+    assert "The deal looked odd." in response.content.decode()
+    # Errors are shown and change nothing.
+    response = admin_client.post(url, {"note": "", "compensation": -5})
+    assert response.status_code == 200
+    assert set(response.context["form"].errors) == {"note", "compensation"}
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.OPEN
+
+    before = balance(trio[0])
+    response = admin_client.post(url, {"note": "Checked; here is something.", "compensation": 800})
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/games/dispute/"
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.staff, dispute.compensation) == ("resolved", staff, 800)
+    assert balance(trio[0]) == before + 800
+    row = LedgerEntry.objects.get(reason=LedgerReason.COMPENSATION)
+    assert (row.staff, row.game) == (staff, dispute.game)
+
+    # A closed dispute cannot be closed again: the service refuses and says so.
+    response = admin_client.post(url, {"note": "again", "compensation": 800})
+    assert response.status_code == 200
+    assert response.context["form"].non_field_errors()
+    assert balance(trio[0]) == before + 800
+
+
+def test_reject_through_the_form_page(admin_client: Client, dispute: Dispute, staff: User) -> None:
+    url = f"/admin/games/dispute/{dispute.pk}/reject/"
+    assert "compensation" not in admin_client.get(url).content.decode()
+    rows = LedgerEntry.objects.count()
+    response = admin_client.post(url, {"note": "The replay agrees with the result."})
+    assert response.status_code == 302
+    dispute.refresh_from_db()
+    assert dispute.status == Dispute.Status.REJECTED
+    assert LedgerEntry.objects.count() == rows
+
+
+def test_a_game_from_a_position_shows_in_the_admin(admin_client: Client, finished: Game) -> None:
+    response = admin_client.get(f"/admin/games/game/{finished.pk}/replay/")
+    assert response.status_code == 200
+    assert response.context["replay"].ok
