@@ -1,4 +1,4 @@
-"""Pages of the games app: the home page and the rules."""
+"""Pages of the games app: the lobby, entering a room, and the rules."""
 
 from __future__ import annotations
 
@@ -10,12 +10,23 @@ from typing import Any
 
 import markdown
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 from markdown.extensions.toc import slugify_unicode
+
+from accounts.selectors import lowest_open_room_minimum, wallet_get_for_user
+from accounts.templatetags.accounts_tags import coins
+
+from .models import Room
+from .selectors import rooms_for_lobby
 
 # Which rules document serves which language; any other language gets the default one.
 RULES_DOCS = {
@@ -106,12 +117,138 @@ def rules_doc_path(language: str | None) -> Path:
     return Path(settings.DOCS_DIR) / name
 
 
+# The session key that remembers which room the player has entered.
+SESSION_ROOM = "room"
+
+
+def room_range(room: Room) -> str:
+    """The coins a room admits: ``1,000 – 50,000``, or ``540,000 起`` when it has no maximum."""
+    if room.max_coins is None:
+        return _("%(min)s and up") % {"min": coins(room.min_coins)}
+    return f"{coins(room.min_coins)} – {coins(room.max_coins)}"
+
+
+@dataclass(frozen=True)
+class RoomCard:
+    """A room as the lobby and the room page show it."""
+
+    room: Room
+    seated: int
+    range: str
+    fits: bool  # open, and the signed-in player's balance lies within its range
+
+
+def room_card(room: Room, *, balance: int | None) -> RoomCard:
+    """``room`` comes from ``rooms_for_lobby``, which counts the players seated."""
+    return RoomCard(
+        room=room,
+        seated=room.seated,
+        range=room_range(room),
+        fits=balance is not None and room.is_open and room.admits(balance),
+    )
+
+
+def player_balance(request: HttpRequest) -> int | None:
+    """The signed-in player's coins (0 without a wallet), or ``None`` for a visitor."""
+    if not request.user.is_authenticated:
+        return None
+    wallet = wallet_get_for_user(user=request.user)
+    return wallet.balance if wallet is not None else 0
+
+
+def room_suggestion(*, room: Room, balance: int, rooms: list[Room]) -> Room | None:
+    """The open room nearest to ``room`` in the lobby whose range admits ``balance``."""
+    fitting = [other for other in rooms if other.is_open and other.admits(balance)]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda other: (abs(other.position - room.position), other.base))
+
+
+def room_entry_refusal(*, room: Room, balance: int) -> SafeString | None:
+    """Why a player with ``balance`` coins may not enter ``room``, or ``None`` when they may."""
+    if not room.is_open:
+        return format_html(
+            _("{room} is closed for now. Please choose another room."), room=room.name
+        )
+    if room.admits(balance):
+        return None
+    if balance < room.min_coins:
+        refusal = format_html(
+            _("{room} needs at least {minimum} coins to enter; you have {balance}."),
+            room=room.name,
+            minimum=coins(room.min_coins),
+            balance=coins(balance),
+        )
+        lowest = lowest_open_room_minimum()
+        if lowest is not None and balance < lowest:
+            profile = format_html(
+                '<a href="{}">{}</a>', reverse("accounts:profile"), _("your profile")
+            )
+            return format_html(
+                _("{refusal} You can claim relief coins on {profile}."),
+                refusal=refusal,
+                profile=profile,
+            )
+    else:
+        assert room.max_coins is not None
+        refusal = format_html(
+            _("{room} admits at most {maximum} coins; you have {balance}."),
+            room=room.name,
+            maximum=coins(room.max_coins),
+            balance=coins(balance),
+        )
+    suggestion = room_suggestion(room=room, balance=balance, rooms=list(Room.objects.all()))
+    if suggestion is None:
+        return refusal
+    link = format_html(
+        '<a href="{}">{}</a>', reverse("games:room", args=[suggestion.code]), suggestion.name
+    )
+    return format_html(_("{refusal} Try {room}."), refusal=refusal, room=link)
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    balance = player_balance(request)
+    cards = [room_card(room, balance=balance) for room in rooms_for_lobby()]
+    return render(
+        request,
+        "games/home.html",
+        {"rooms": cards, "balance": balance},
+    )
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def room_enter(request: HttpRequest, code: str) -> HttpResponse:
-    raise Http404
+    """GET shows a room; POST enters it when the player's coins lie within its range."""
+    # The lobby's query, for the same count of players seated.
+    room = rooms_for_lobby().filter(code=code).first()
+    if room is None:
+        raise Http404(_("There is no room %(code)s.") % {"code": code})
+    balance = player_balance(request)
+
+    if request.method == "POST":
+        if balance is None:
+            return redirect_to_login(request.get_full_path())
+        refusal = room_entry_refusal(room=room, balance=balance)
+        if refusal is not None:
+            messages.error(request, refusal)
+        else:
+            request.session[SESSION_ROOM] = room.code
+        return redirect("games:room", code=room.code)
+
+    entered = (
+        balance is not None
+        and request.session.get(SESSION_ROOM) == room.code
+        and room_entry_refusal(room=room, balance=balance) is None
+    )
+    return render(
+        request,
+        "games/room.html",
+        {
+            "card": room_card(room, balance=balance),
+            "balance": balance,
+            "entered": entered,
+        },
+    )
 
 
 def rules(request: HttpRequest) -> HttpResponse:

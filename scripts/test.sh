@@ -1,24 +1,129 @@
 #!/usr/bin/env bash
-# Installs what is needed and runs every check: ruff, mypy --strict on the rules engine, pytest.
-# Arguments are passed to pytest. Exits non-zero when any check fails.
+# Installs what is needed and runs every check: ruff, mypy --strict on the rules engine, and pytest
+# twice: the whole suite on SQLite, then every test but the engine's on PostgreSQL
+# (127.0.0.1:5432) when it answers. Arguments are passed to both pytest runs.
+#
+# The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium; run as root, this
+# script installs it when it is missing. Without PostgreSQL the second run is skipped with a
+# message, except in CI (CI=true), where the script tries to start it and fails if it cannot.
+# TEST_POSTGRES=0 skips the PostgreSQL run on purpose.
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-failed=()
+CHROMIUM=/usr/bin/chromium
+POSTGRES_URL="postgres://postgres@127.0.0.1:5432/gandengyan"
 
-echo "== ruff check ."
+failed=()
+started=$SECONDS
+
+step() {
+    echo
+    echo "== $* ($((SECONDS - started)) s)"
+}
+
+in_ci() {
+    [ "${CI:-}" = "true" ]
+}
+
+# Debian's Chromium, for Playwright (which never downloads a browser of its own here).
+step "chromium"
+if [ -x "$CHROMIUM" ]; then
+    echo "$CHROMIUM is there."
+elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests ..."
+    if ! { apt-get update -qq || true; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+        >/tmp/gandengyan-chromium-install.log 2>&1; then
+        tail -n 20 /tmp/gandengyan-chromium-install.log >&2
+    fi
+fi
+if [ ! -x "$CHROMIUM" ]; then
+    echo "No Chromium at $CHROMIUM, so the browser tests (tests/e2e) will be skipped." \
+        "Install it as root with: apt-get install -y chromium" >&2
+    in_ci && failed+=("chromium")
+fi
+
+step "ruff check ."
 ruff check . || failed+=("ruff")
 
 if [ -d games/rules ]; then
-    echo "== mypy --strict games/rules"
+    step "mypy --strict games/rules"
     mypy --strict games/rules || failed+=("mypy")
 else
-    echo "== mypy: skipped, games/rules does not exist yet"
+    step "mypy: skipped, games/rules does not exist yet"
 fi
 
-echo "== pytest"
-python -m pytest "$@" || failed+=("pytest")
+# Screenshots of this run's browser tests only.
+rm -rf .test-artifacts/screenshots
 
+step "pytest on SQLite: the whole suite"
+python -m pytest "$@" || failed+=("pytest (SQLite)")
+
+postgres_answers() {
+    python - <<'EOF'
+import sys
+
+import psycopg
+
+try:
+    psycopg.connect(
+        host="127.0.0.1", port=5432, user="postgres", dbname="postgres", connect_timeout=3
+    ).close()
+except psycopg.Error as error:
+    print(f"PostgreSQL on 127.0.0.1:5432 does not answer: {error}".strip(), file=sys.stderr)
+    sys.exit(1)
+EOF
+}
+
+start_postgres() {
+    local version
+    version="$(ls /etc/postgresql 2>/dev/null | sort -V | tail -n 1 || true)"
+    if [ -z "$version" ] || ! command -v pg_ctlcluster >/dev/null 2>&1; then
+        echo "No PostgreSQL cluster to start on this machine." >&2
+        return 1
+    fi
+    echo "Starting PostgreSQL $version ..."
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start || true
+    for _ in $(seq 1 20); do
+        postgres_answers 2>/dev/null && return 0
+        sleep 1
+    done
+    postgres_answers
+}
+
+if [ "${TEST_POSTGRES:-1}" = "0" ]; then
+    step "pytest on PostgreSQL: skipped (TEST_POSTGRES=0)"
+else
+    step "pytest on PostgreSQL: every test but the engine's"
+    postgres_up=false
+    if postgres_answers; then
+        postgres_up=true
+    elif in_ci && start_postgres; then
+        postgres_up=true
+    fi
+    if $postgres_up; then
+        # pytest-django creates (and drops) the test database test_gandengyan itself.
+        status=0
+        DATABASE_URL="$POSTGRES_URL" python -m pytest tests --ignore=tests/games/rules "$@" ||
+            status=$?
+        # 5: the arguments selected no test that runs here, which is not a failure.
+        if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then
+            failed+=("pytest (PostgreSQL)")
+        fi
+    elif in_ci; then
+        echo "CI must run the database tests on PostgreSQL, and it could not be started." >&2
+        failed+=("postgres")
+    else
+        echo "Skipped the PostgreSQL run: nothing answers on 127.0.0.1:5432." \
+            "Start it (pg_ctlcluster --skip-systemctl-redirect \$(ls /etc/postgresql) main start)" \
+            "and run ./scripts/test.sh again to test on PostgreSQL too." >&2
+    fi
+fi
+
+echo
+if [ -d .test-artifacts/screenshots ]; then
+    echo "Screenshots of the browser tests: .test-artifacts/screenshots/"
+fi
+echo "Total: $((SECONDS - started)) s"
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "Failed: ${failed[*]}" >&2
     exit 1

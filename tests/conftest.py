@@ -1,10 +1,36 @@
-"""Fixtures shared by the whole test suite."""
+"""Fixtures and markers shared by the whole test suite."""
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import translation
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip, with the reason, what this run's database or machine cannot run.
+
+    ``postgres`` tests run only on PostgreSQL (``./scripts/test.sh`` runs them there when it
+    answers on 127.0.0.1:5432); ``e2e`` tests need Debian's Chromium at ``/usr/bin/chromium``.
+    """
+    engine = settings.DATABASES["default"]["ENGINE"]
+    no_postgres = pytest.mark.skip(
+        reason=f"needs PostgreSQL, this run uses {engine.rsplit('.', 1)[-1]}: set DATABASE_URL="
+        "postgres://postgres@127.0.0.1:5432/gandengyan (./scripts/test.sh does when it answers)"
+    )
+    no_chromium = pytest.mark.skip(
+        reason=f"needs Chromium at {CHROMIUM}: apt-get install -y chromium "
+        "(./scripts/test.sh installs it when run as root)"
+    )
+    for item in items:
+        if item.get_closest_marker("postgres") and engine != "django.db.backends.postgresql":
+            item.add_marker(no_postgres)
+        if item.get_closest_marker("e2e") and not CHROMIUM.exists():
+            item.add_marker(no_chromium)
 
 
 @pytest.fixture

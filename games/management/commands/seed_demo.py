@@ -1,0 +1,70 @@
+"""``manage.py seed_demo``: demo accounts for a development site. Does nothing unless DEBUG is on.
+
+Creates, when missing, the staff user ``admin`` (password from ``DEMO_ADMIN_PASSWORD``, default
+``admin``) and two players with wallets: ``zhangsan`` with the welcome coins, and ``lisi`` with
+300,000 coins, enough for the higher rooms and too many for 新手场 (password from
+``DEMO_PLAYER_PASSWORD``, default ``player``). The rooms themselves come from a migration.
+Running it again changes nothing: existing accounts, passwords and wallets are left as they are.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from accounts.models import LedgerReason, User, Wallet
+from accounts.services import coins_move, wallet_create
+
+ADMIN_USERNAME = "admin"
+# username, coins in the wallet when it is created
+PLAYERS = [("zhangsan", None), ("lisi", 300_000)]
+
+
+class Command(BaseCommand):
+    help = "Create the demo staff user and demo players (only with DEBUG on; idempotent)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            self.stdout.write("DEBUG is off: seed_demo creates no demo accounts.")
+            return
+        with transaction.atomic():
+            admin = self.admin()
+            for username, coins in PLAYERS:
+                self.player(username, coins=coins, staff=admin)
+
+    def admin(self) -> User:
+        user, created = User.objects.get_or_create(
+            username=ADMIN_USERNAME, defaults={"is_staff": True, "is_superuser": True}
+        )
+        if created:
+            user.set_password(os.environ.get("DEMO_ADMIN_PASSWORD", "admin"))
+            user.save(update_fields=["password"])
+            self.stdout.write(f"Created the staff user {ADMIN_USERNAME}.")
+        elif not (user.is_staff and user.is_superuser):
+            user.is_staff = user.is_superuser = True
+            user.save(update_fields=["is_staff", "is_superuser"])
+            self.stdout.write(f"Made {ADMIN_USERNAME} staff again.")
+        return user
+
+    def player(self, username: str, *, coins: int | None, staff: User) -> None:
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_password(os.environ.get("DEMO_PLAYER_PASSWORD", "player"))
+            user.save(update_fields=["password"])
+            self.stdout.write(f"Created the demo player {username}.")
+        if Wallet.objects.filter(user=user).exists():
+            return
+        wallet = wallet_create(user=user)
+        if coins is not None and coins != wallet.balance:
+            coins_move(
+                wallet=wallet,
+                amount=coins - wallet.balance,
+                reason=LedgerReason.STAFF_ADJUSTMENT,
+                staff=staff,
+                note="Demo coins",
+            )
+        self.stdout.write(f"Opened a wallet for {username} with {wallet.balance:,} coins.")

@@ -1,0 +1,130 @@
+"""A live daphne server and a headless Chromium, for the browser tests.
+
+The server is Channels' ``ChannelsLiveServerTestCase`` (daphne in a child process, on the test
+database); the browser is Debian's Chromium driven by Playwright's sync API. Each test gets a
+fresh browser context (no cookies), pages in Chinese first as a new visitor's would be, and a
+``shot`` helper that saves numbered screenshots to ``.test-artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from channels.testing import ChannelsLiveServerTestCase
+from django.conf import settings
+from django.db import connections
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = settings.BASE_DIR / ".test-artifacts" / "screenshots"
+PASSWORD = "hongtao-7-dui"
+
+T = TypeVar("T")
+
+
+def off_the_loop(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Call ``function`` in a thread where no event loop runs, as a request's code would run.
+
+    For services that do more than the ORM, such as broadcasting through the channel layer
+    after a commit, which cannot happen in the thread where Playwright's loop runs. The
+    thread's database connections are closed after.
+    """
+
+    def call() -> T:
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+class BrowserTestCase(ChannelsLiveServerTestCase):
+    host = "127.0.0.1"
+    # Flushing after each test would drop the rooms the migrations made; restore them instead.
+    serialized_rollback = True
+
+    playwright: Playwright
+    browser: Browser
+    context: BrowserContext
+    page: Page
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        super().setUpClass()  # starts daphne
+        # Playwright's sync API keeps an event loop running in this thread, and Django refuses
+        # ORM calls from a thread with a running loop. The tests make their ORM calls between
+        # browser steps, one at a time, so they are safe. Set only now, so that daphne's
+        # process runs without it.
+        cls._async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        if cls._async_unsafe is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = cls._async_unsafe
+        super().tearDownClass()
+
+    def setUp(self) -> None:
+        # Playwright starts and stops with each test, not with the class: while its loop runs,
+        # Django's connections live in a context of their own, without the serialized rooms
+        # that the rollback after each test restores.
+        super().setUp()
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        self._shots = 0
+        self.shot_prefix = self._testMethodName.removeprefix("test_")
+        self.context = self.new_context()
+        self.page = self.context.new_page()
+
+    def tearDown(self) -> None:
+        self.browser.close()
+        # Close the connections opened while the loop ran, before it stops.
+        connections.close_all()
+        self.playwright.stop()
+        super().tearDown()
+
+    def new_context(self, **options: Any) -> BrowserContext:
+        """A fresh browser (no cookies) asking for Chinese."""
+        options = {"locale": "zh-CN", "viewport": {"width": 1280, "height": 900}, **options}
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(15_000)
+        return context
+
+    def url(self, path: str) -> str:
+        return self.live_server_url + path
+
+    def url_pattern(self, path: str) -> re.Pattern[str]:
+        """The page at ``path`` with any query string, for ``expect(page).to_have_url``."""
+        return re.compile(re.escape(self.url(path)) + r"(\?.*)?$")
+
+    def shot(self, name: str, page: Page | None = None) -> None:
+        """Save a full-page screenshot as ``<shot_prefix>-<number>-<name>.png``."""
+        self._shots += 1
+        path = SCREENSHOTS / f"{self.shot_prefix}-{self._shots:02d}-{name}.png"
+        (page or self.page).screenshot(path=str(path), full_page=True)
+
+    def log_in(self, page: Page, username: str, password: str = PASSWORD) -> None:
+        """Log in through the site's login form and wait for the lobby."""
+        page.goto(self.url("/accounts/login/"))
+        page.locator("main input[name=login]").fill(username)
+        page.locator("main input[name=password]").fill(password)
+        page.locator("main form button[type=submit]").click()
+        page.wait_for_url(self.url("/"))
