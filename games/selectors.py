@@ -29,7 +29,7 @@ from games.rules.cards import cards_from_mask
 from games.rules.moves import move_from_json
 from games.rules.records import FORMAT
 
-from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .models import Dispute, Game, GameEvent, GamePlayer, Room, Table
 
 
 def rooms_for_lobby() -> QuerySet[Room]:
@@ -40,14 +40,6 @@ def rooms_for_lobby() -> QuerySet[Room]:
             filter=Q(tables__seats__user__isnull=False) & ~Q(tables__status=Table.Status.CLOSED),
         )
     ).order_by("position", "base")
-
-
-def room_get(*, code: str) -> Room | None:
-    return Room.objects.filter(code=code).first()
-
-
-def seats_of_user(*, user_id: int) -> QuerySet[Seat]:
-    return Seat.objects.filter(user_id=user_id).select_related("table__room")
 
 
 # Games -------------------------------------------------------------------------------------------
