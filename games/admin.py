@@ -92,20 +92,40 @@ class RoomAdmin(admin.ModelAdmin):
 
 
 class SeatInline(admin.TabularInline):
+    """Seats are taken and left through the table services, never by hand."""
+
     model = Seat
-    fields = ("position", "user", "is_bot")
-    raw_id_fields = ("user",)
+    fields = ("position", "user", "is_bot", "ready")
+    readonly_fields = fields
     extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    """Tables to look at: seating, games and their state change only through the services."""
+
     list_display = ("id", "room", "status", "is_private", "created_by", "created_at")
     list_filter = ("status", "room", "is_private")
     list_select_related = ("room", "created_by")
     search_fields = ("=id", "seats__user__username")
-    raw_id_fields = ("created_by",)
+    readonly_fields = (
+        "room",
+        "status",
+        "is_private",
+        "invite_code",
+        "created_by",
+        "created_at",
+        "waiting_since",
+        "version",
+    )
     inlines = [SeatInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 # Games -------------------------------------------------------------------------------------------

@@ -59,6 +59,13 @@ class Room(models.Model):
 
 
 class Table(models.Model):
+    """A table of a room: seats for the players of one game after another.
+
+    A table waits until its seats are taken (by players, or by bots once a player has waited
+    long enough), plays a game, then waits again until every player at it wants another one. It
+    closes when its last player leaves. Private tables are joined with their invite code.
+    """
+
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
         PLAYING = "playing", _("Playing")
@@ -80,11 +87,35 @@ class Table(models.Model):
         verbose_name=_("created by"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    invite_code = models.CharField(
+        _("invite code"),
+        max_length=32,
+        unique=True,
+        null=True,
+        blank=True,
+        help_text=_("Private tables only: whoever has the code may join."),
+    )
+    waiting_since = models.DateTimeField(
+        _("waiting since"),
+        null=True,
+        blank=True,
+        help_text=_("Since when a player has been waiting at a seat with a free one beside them."),
+    )
+    version = models.PositiveIntegerField(
+        _("version"), default=0, help_text=_("Goes up with every change of seats or status.")
+    )
 
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_private=False, invite_code__isnull=True)
+                | Q(is_private=True, invite_code__isnull=False),
+                name="table_invite_code_only_when_private",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.room} #{self.pk}"
@@ -106,6 +137,9 @@ class Seat(models.Model):
         verbose_name=_("player"),
     )
     is_bot = models.BooleanField(_("bot"), default=False)
+    ready = models.BooleanField(
+        _("ready"), default=False, help_text=_("The player wants the next game to start.")
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -113,10 +147,11 @@ class Seat(models.Model):
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            # One seat per player in the whole site: a player sits at one table at a time.
             models.UniqueConstraint(
-                fields=["table", "user"],
+                fields=["user"],
                 condition=Q(user__isnull=False),
-                name="seat_one_per_player_and_table",
+                name="seat_one_per_player",
             ),
             models.CheckConstraint(
                 condition=~(Q(is_bot=True) & Q(user__isnull=False)), name="seat_bot_has_no_user"

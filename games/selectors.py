@@ -1,18 +1,22 @@
-"""Reads of rooms, tables and games."""
+"""Reads of rooms, tables and games, and the views of a table that players and spectators see."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import LedgerEntry, LedgerReason
+from accounts.models import LedgerEntry, LedgerReason, Wallet
 from games.rules import (
     GameRecord,
     GameState,
@@ -29,7 +33,7 @@ from games.rules.cards import cards_from_mask
 from games.rules.moves import move_from_json
 from games.rules.records import FORMAT
 
-from .models import Dispute, Game, GameEvent, GamePlayer, Room, Table
+from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
 
 
 def rooms_for_lobby() -> QuerySet[Room]:
@@ -410,3 +414,178 @@ def _ledger_check(game: Game) -> ReplayCheck:
         else _("Ledger rows: %(moved)s (sum %(total)s); stored coins: %(stored)s")
         % {"moved": moved, "total": total, "stored": stored},
     )
+
+
+# Tables ------------------------------------------------------------------------------------------
+
+
+def table_get_for_user(
+    *, user: AbstractBaseUser | AnonymousUser, table_id: int | str, invite_code: str | None = None
+) -> tuple[Table, int | None]:
+    """The table and ``user``'s seat at it (None for a spectator), if ``user`` may see it.
+
+    The one access check for a table's page and its websocket. A player seated at the table gets
+    their seat; anyone signed in may watch a public table; a private table is for its seated
+    players, and for whoever has its invite code while it is open. Raises ``Table.DoesNotExist``
+    otherwise, the same as for a table that does not exist.
+    """
+    try:
+        pk = int(table_id)
+    except (TypeError, ValueError):
+        raise Table.DoesNotExist(f"no table {table_id!r}") from None
+    table = Table.objects.select_related("room").filter(pk=pk).first()
+    if table is None or not user.is_authenticated:
+        raise Table.DoesNotExist(f"no table {pk} for this user")
+    seat = table.seats.filter(user_id=user.pk).values_list("position", flat=True).first()
+    if seat is not None:
+        return table, seat
+    if not table.is_private:
+        return table, None
+    if (
+        isinstance(invite_code, str)
+        and table.invite_code
+        and table.status != Table.Status.CLOSED
+        and secrets.compare_digest(invite_code.encode(), table.invite_code.encode())
+    ):
+        return table, None
+    raise Table.DoesNotExist(f"no table {pk} for this user")
+
+
+def table_of_user(*, user: AbstractBaseUser | AnonymousUser) -> tuple[Table, int] | None:
+    """The table (not closed) where ``user`` sits, and their seat; None when they sit nowhere."""
+    if not user.is_authenticated:
+        return None
+    seat = (
+        Seat.objects.select_related("table__room")
+        .filter(user_id=user.pk)
+        .exclude(table__status=Table.Status.CLOSED)
+        .first()
+    )
+    return None if seat is None else (seat.table, seat.position)
+
+
+def tables_to_fill_with_bots(*, now: datetime | None = None) -> QuerySet[Table]:
+    """Waiting tables whose players have waited ``BOT_FILL_SECONDS`` for the free seats by
+    ``now``: the ones ``table_fill_with_bots`` would fill, oldest wait first."""
+    now = now or timezone.now()
+    return Table.objects.filter(
+        status=Table.Status.WAITING,
+        waiting_since__lte=now - timedelta(seconds=settings.BOT_FILL_SECONDS),
+    ).order_by("waiting_since", "pk")
+
+
+def table_current_game(*, table: Table) -> Game | None:
+    """The table's latest game: the one being played, or the last one played."""
+    return table.games.order_by("-number").first()
+
+
+def table_version(*, table: Table, game: Game | None = None, events: int | None = None) -> str:
+    """A text that changes with every change of the table's seats or status and with every
+    action stored in its current game: clients compare it to drop stale updates and actions."""
+    if game is None:
+        game = table_current_game(table=table)
+    if game is not None and events is None:
+        events = game.events.count()
+    return f"{table.version}.{0 if game is None else game.pk}.{events or 0}"
+
+
+def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` may see it (``None``: a spectator), JSON-safe, for pages and sockets.
+
+    The seats (name, bot, coins of players, cards held, dealer, to move, the last action in the
+    current round, ready for the next game), and the current or last game: the engine's
+    ``view_for(seat)`` (a seat's own hand, never another's, nor the stock's order), the cards
+    left in the stock and the multiplier; once the game is over, the settlement per seat and the
+    seed. A seat sees the hand of the game only if the same player held that seat in it.
+    """
+    seats = list(table.seats.select_related("user").order_by("position"))
+    game = table_current_game(table=table)
+    state = None if game is None else game_state(game=game)
+    players = {} if game is None else {p.seat: p for p in game.players.all()}
+    balances = dict(
+        Wallet.objects.filter(
+            user_id__in=[s.user_id for s in seats if s.user_id is not None]
+        ).values_list("user_id", "balance")
+    )
+    viewer = None if seat is None else next((s for s in seats if s.position == seat), None)
+    if seat is not None and viewer is None:
+        raise ValueError(f"table {table.pk} has no seat {seat!r}")
+
+    game_data: dict[str, Any] | None = None
+    last_actions: dict[int, dict[str, Any]] = {}
+    if game is not None and state is not None:
+        own = viewer is not None and (
+            viewer.user_id is not None
+            and seat in players
+            and players[seat].user_id == viewer.user_id
+        )
+        over = game.is_over
+        game_data = {
+            "id": game.pk,
+            "number": game.number,
+            "status": game.status,
+            "over": over,
+            "base": game.base,
+            "dealer": game.dealer,
+            "winner": game.winner,
+            "seed_commitment": game.seed_commitment,
+            "seed": game.seed if over and game.seed else None,
+            "view": state.view_for(seat if own else None),
+            "settlement": None,
+        }
+        if over and game.result is not None:
+            game_data["settlement"] = {
+                "multiplier": game.result.get("multiplier"),
+                "seats": [
+                    {
+                        "position": p.seat,
+                        "cards_left": p.cards_left,
+                        "spring": p.spring,
+                        "nominal": p.nominal,
+                        "coins": p.coins,
+                    }
+                    for p in sorted(players.values(), key=lambda p: p.seat)
+                ],
+            }
+        for acting, move in state.history[state.round_start :]:
+            last_actions[acting] = dict(move.to_json())
+
+    playing = game is not None and not game.is_over and state is not None
+    seat_rows = []
+    for s in seats:
+        name = s.user.get_username() if s.user is not None else (_("Bot") if s.is_bot else "")
+        seat_rows.append(
+            {
+                "position": s.position,
+                "name": name,
+                "is_bot": s.is_bot,
+                "is_empty": s.user_id is None and not s.is_bot,
+                "is_you": s.position == seat,
+                "coins": balances.get(s.user_id) if s.user_id is not None else None,
+                "ready": s.is_bot or (s.user_id is not None and s.ready),
+                "cards": None if state is None else state.hand_count(s.position),
+                "dealer": game is not None and game.dealer == s.position,
+                "to_move": playing and state is not None and state.to_move == s.position,
+                "last_action": last_actions.get(s.position),
+            }
+        )
+
+    bots_at = None
+    if table.waiting_since is not None and table.status == Table.Status.WAITING:
+        bots_at = (table.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)).isoformat()
+    return {
+        "table": table.pk,
+        "room": {"code": table.room.code, "name": table.room.name, "base": table.room.base},
+        "status": table.status,
+        "private": table.is_private,
+        "invite_code": table.invite_code if viewer is not None and table.is_private else None,
+        "version": table_version(
+            table=table, game=game, events=None if state is None else state.log_length
+        ),
+        "you": seat,
+        "seats": seat_rows,
+        "bots_at": bots_at,
+        "stock": None if state is None else state.stock_count,
+        "multiplier": None if state is None else state.multiplier,
+        "game": game_data,
+    }

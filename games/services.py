@@ -1,10 +1,11 @@
-"""Writes to games: start a game, act in it, settle it, and open and close disputes.
+"""Writes to games: seat players at tables, start a game, act in it (people and bots), settle it,
+and open and close disputes.
 
 Every function here is atomic, takes keyword-only arguments and locks the rows it changes. Coins
 move only through ``accounts.services.coins_move``. Locks are always taken in the same order
-(the game row, then wallets by primary key) so that concurrent writers queue instead of
-deadlocking. Listeners hear about a change only after the transaction that made it has
-committed.
+(a user row, then tables by primary key; the game row, then its table, then wallets by primary
+key) so that concurrent writers queue instead of deadlocking. Listeners hear about a change only
+after the transaction that made it has committed.
 """
 
 from __future__ import annotations
@@ -13,16 +14,20 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move
+from games.bots import SensiblePolicy, choose_for
 from games.rules import (
     GandengyanRules,
     IllegalMoveError,
@@ -34,7 +39,7 @@ from games.rules import (
 from games.rules.moves import move_from_json
 from games.rules.records import Action
 
-from .models import Dispute, Game, GameEvent, GamePlayer, Table
+from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
 from .selectors import game_state
 
 if TYPE_CHECKING:
@@ -439,3 +444,417 @@ def dispute_reject(*, dispute: Dispute, staff: User, note: str) -> Dispute:
         note=note,
         compensation=0,
     )
+
+
+# Tables ------------------------------------------------------------------------------------------
+#
+# A table waits until every seat is taken, plays a game, then waits again until every player at it
+# is ready for the next one. Bots take the free seats once a player has waited
+# ``BOT_FILL_SECONDS``; a table closes when its last player leaves. Whatever seats a player or
+# starts a game locks the table row first; a service that also moves a player from another table
+# locks the user row before any table, and both tables in the order of their keys. Listeners of
+# ``table_group_name(table.pk)`` hear about every change after it has committed.
+
+INVITE_CODE_BYTES = 12
+
+
+class TableRefused(Exception):
+    """A table action that is not allowed now; nothing was written.
+
+    ``code`` is stable, for programs: ``room_closed``, ``no_wallet``, ``balance_too_low``,
+    ``balance_too_high``, ``playing_elsewhere``, ``bad_invite``, ``table_closed``, ``table_full``,
+    ``not_seated``, ``game_in_progress``. ``message`` is for people, in the active language.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def table_group_name(table_id: int) -> str:
+    """The channel-layer group that hears about changes to one table's seats and status."""
+    return f"table-{table_id}"
+
+
+def _table_broadcast_on_commit(*, table: Table, kind: str) -> None:
+    table_id, version = table.pk, table.version
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(
+                table_group_name(table_id),
+                {"type": "table.update", "table": table_id, "kind": kind, "version": version},
+            )
+        except Exception:  # the change is committed; a lost notice must not undo it
+            logger.exception("could not broadcast an update of table %s", table_id)
+
+    transaction.on_commit(send)
+
+
+def _lock_user(user: User) -> None:
+    """Queue concurrent table actions of one player (a double click, two tabs)."""
+    get_user_model().objects.select_for_update().only("pk").get(pk=user.pk)
+
+
+def _lock_tables(*table_ids: int | None) -> dict[int, Table]:
+    """Lock tables in the order of their keys, so that two movers never wait for each other."""
+    ids = sorted({pk for pk in table_ids if pk is not None})
+    locked = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("room")
+        .filter(pk__in=ids)
+        .order_by("pk")
+    )
+    return {table.pk: table for table in locked}
+
+
+def _seat_count(room: Room) -> int:
+    return GandengyanRules.from_dict(room.rules).players
+
+
+def _check_admitted(*, user: User, room: Room) -> None:
+    """Refuse a player whose coins lie outside the room's range, or a closed room."""
+    if not room.is_open:
+        raise TableRefused(
+            "room_closed",
+            _("{room} is closed for now. Please choose another room.").format(room=room.name),
+        )
+    wallet = Wallet.objects.filter(user_id=user.pk).first()
+    if wallet is None:
+        raise TableRefused("no_wallet", _("You have no wallet yet."))
+    if wallet.balance < room.min_coins:
+        raise TableRefused(
+            "balance_too_low",
+            _("{room} needs at least {minimum} coins to enter; you have {balance}.").format(
+                room=room.name, minimum=f"{room.min_coins:,}", balance=f"{wallet.balance:,}"
+            ),
+        )
+    if room.max_coins is not None and wallet.balance > room.max_coins:
+        raise TableRefused(
+            "balance_too_high",
+            _("{room} admits at most {maximum} coins; you have {balance}.").format(
+                room=room.name, maximum=f"{room.max_coins:,}", balance=f"{wallet.balance:,}"
+            ),
+        )
+
+
+def _current_seat(user: User) -> Seat | None:
+    """The player's seat at a table that is not closed (a seat left at a closed one is freed)."""
+    Seat.objects.filter(user_id=user.pk, table__status=Table.Status.CLOSED).update(
+        user=None, ready=False
+    )
+    return Seat.objects.select_related("table").filter(user_id=user.pk).first()
+
+
+def _game_playing(table: Table) -> bool:
+    return Game.objects.filter(table=table, status=Game.Status.PLAYING).exists()
+
+
+def _table_changed(*, table: Table, kind: str, now: datetime | None = None) -> None:
+    """After a change of seats: close a table nobody is left at, keep ``waiting_since`` (a player
+    at the table and a free seat beside them) and bump the version. ``table`` is locked."""
+    seats = list(table.seats.all())
+    humans = [seat for seat in seats if seat.user_id is not None]
+    free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
+    if not humans and table.status != Table.Status.CLOSED:
+        table.status = Table.Status.CLOSED
+        table.seats.filter(is_bot=True).update(is_bot=False, ready=False)
+        kind = "closed"
+    if humans and free and table.status != Table.Status.CLOSED:
+        if table.waiting_since is None:
+            table.waiting_since = now or timezone.now()
+    else:
+        table.waiting_since = None
+    table.version += 1
+    table.full_clean()
+    table.save(update_fields=["status", "waiting_since", "version"])
+    _table_broadcast_on_commit(table=table, kind=kind)
+
+
+def _free_seat(*, table: Table, user: User) -> None:
+    """Take ``user`` off ``table`` (locked), which must not be playing a game."""
+    if table.status == Table.Status.PLAYING or _game_playing(table):
+        raise TableRefused(
+            "game_in_progress", _("You cannot leave while a game is being played at your table.")
+        )
+    table.seats.filter(user_id=user.pk).update(user=None, ready=False)
+    _table_changed(table=table, kind="left")
+
+
+def _leave_for_another_table(*, table: Table | None, user: User) -> None:
+    """Before sitting elsewhere: leave the waiting table ``table`` (locked, or None)."""
+    if table is None:
+        return
+    if table.status == Table.Status.PLAYING or _game_playing(table):
+        raise TableRefused(
+            "playing_elsewhere",
+            _("You are playing a game at another table; finish it before you sit elsewhere."),
+        )
+    _free_seat(table=table, user=user)
+
+
+def _sit(*, table: Table, user: User) -> int:
+    """Seat ``user`` at the lowest free seat of ``table`` (locked); the table may start."""
+    if table.status == Table.Status.CLOSED:
+        raise TableRefused("table_closed", _("This table is closed."))
+    seat = table.seats.filter(user__isnull=True, is_bot=False).order_by("position").first()
+    if seat is None:
+        raise TableRefused("table_full", _("This table is full."))
+    seat.user = user
+    seat.ready = True
+    seat.full_clean()
+    seat.save(update_fields=["user", "ready"])
+    _table_changed(table=table, kind="seated")
+    _table_start_if_ready(table=table)
+    return seat.position
+
+
+def _table_open(*, room: Room, user: User, private: bool) -> Table:
+    table = Table(
+        room=room,
+        is_private=private,
+        created_by=user,
+        invite_code=secrets.token_urlsafe(INVITE_CODE_BYTES) if private else None,
+    )
+    table.full_clean()
+    table.save()
+    Seat.objects.bulk_create(
+        Seat(table=table, position=position) for position in range(_seat_count(room))
+    )
+    return table
+
+
+def _table_start_if_ready(*, table: Table) -> Game | None:
+    """Start the next game at ``table`` (locked) when every seat is taken, every player at it is
+    ready and no game is being played; otherwise do nothing and return None."""
+    if table.status != Table.Status.WAITING or _game_playing(table):
+        return None
+    seats = list(table.seats.select_related("user").order_by("position"))
+    if len(seats) != _seat_count(table.room):
+        return None
+    if any(seat.user is None and not seat.is_bot for seat in seats):
+        return None
+    if any(seat.user is not None and not seat.ready for seat in seats):
+        return None
+    try:
+        game = game_start(table=table, players=[seat.user for seat in seats])
+    except GameStartRefused as exc:
+        raise TableRefused(exc.code, exc.message) from exc
+    table.seats.filter(user__isnull=False).update(ready=False)
+    table.waiting_since = None
+    table.version += 1
+    table.save(update_fields=["status", "waiting_since", "version"])
+    _table_broadcast_on_commit(table=table, kind="started")
+    return game
+
+
+@transaction.atomic
+def table_play(*, user: User, room: Room) -> tuple[Table, int]:
+    """The lobby's "Play" in ``room``: the player's table and seat there.
+
+    A player already seated at a table of the room goes back to it. Otherwise the room must be
+    open and admit the player's coins; the player leaves the waiting table they sit at elsewhere
+    (refused while a game is being played there) and takes the lowest free seat of the oldest
+    public table of the room that is waiting for players, or opens a new public table. When the
+    seat was the last free one and everyone is ready, the game starts. Raises ``TableRefused``.
+    """
+    _lock_user(user)
+    current = _current_seat(user)
+    if current is not None and current.table.room_id == room.pk:
+        return current.table, current.position
+    room = Room.objects.get(pk=room.pk)
+    _check_admitted(user=user, room=room)
+    old_id = None if current is None else current.table_id
+    candidate_id = (
+        Table.objects.filter(
+            room=room,
+            is_private=False,
+            status=Table.Status.WAITING,
+            seats__user__isnull=True,
+            seats__is_bot=False,
+        )
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    locked = _lock_tables(old_id, candidate_id)
+    _leave_for_another_table(table=locked.get(old_id) if old_id else None, user=user)
+    target = locked.get(candidate_id) if candidate_id else None
+    if target is None or target.status != Table.Status.WAITING or target.is_private:
+        target = None
+    elif not target.seats.filter(user__isnull=True, is_bot=False).exists():
+        target = None  # taken while we looked
+    if target is None:
+        target = _table_open(room=room, user=user, private=False)
+    return target, _sit(table=target, user=user)
+
+
+@transaction.atomic
+def table_create_private(*, user: User, room: Room) -> Table:
+    """Open a private table in ``room`` with a fresh invite code, with its creator at seat 0.
+
+    The room must be open and admit the player's coins; the player leaves the waiting table they
+    sit at (refused while a game is being played there). Raises ``TableRefused``.
+    """
+    _lock_user(user)
+    room = Room.objects.get(pk=room.pk)
+    _check_admitted(user=user, room=room)
+    current = _current_seat(user)
+    if current is not None:
+        locked = _lock_tables(current.table_id)
+        _leave_for_another_table(table=locked[current.table_id], user=user)
+    table = _table_open(room=room, user=user, private=True)
+    _sit(table=table, user=user)
+    return table
+
+
+@transaction.atomic
+def table_join_by_invite(*, user: User, code: str) -> tuple[Table, int]:
+    """Sit at the private table whose invite code is ``code``: its lowest free seat.
+
+    A player already at that table keeps their seat. Otherwise the table must be open and have a
+    free seat, its room must admit the player's coins, and the player leaves the waiting table
+    they sit at elsewhere. Raises ``TableRefused``.
+    """
+    _lock_user(user)
+    table_id = (
+        Table.objects.filter(invite_code=code).values_list("pk", flat=True).first()
+        if isinstance(code, str) and code
+        else None
+    )
+    if table_id is None:
+        raise TableRefused("bad_invite", _("There is no table with this invitation."))
+    current = _current_seat(user)
+    if current is not None and current.table_id == table_id:
+        return current.table, current.position
+    old_id = None if current is None else current.table_id
+    locked = _lock_tables(old_id, table_id)
+    target = locked[table_id]
+    if target.status == Table.Status.CLOSED:
+        raise TableRefused("table_closed", _("This table is closed."))
+    _check_admitted(user=user, room=target.room)
+    if not target.seats.filter(user__isnull=True, is_bot=False).exists():
+        raise TableRefused("table_full", _("This table is full."))
+    _leave_for_another_table(table=locked.get(old_id) if old_id else None, user=user)
+    return target, _sit(table=target, user=user)
+
+
+@transaction.atomic
+def table_leave(*, user: User, table: Table) -> None:
+    """Leave ``table``: the seat is freed, and a table with no player left closes.
+
+    Refused while a game is being played there (the seat is kept), or when the player does not
+    sit there. Raises ``TableRefused``.
+    """
+    _lock_user(user)
+    locked = _lock_tables(table.pk)[table.pk]
+    if not locked.seats.filter(user_id=user.pk).exists():
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    _free_seat(table=locked, user=user)
+    table.status, table.version = locked.status, locked.version
+
+
+@transaction.atomic
+def table_fill_with_bots(*, table: Table, now: datetime | None = None) -> int:
+    """Seat a bot in every free seat once a player has waited ``BOT_FILL_SECONDS`` at ``table``.
+
+    Only a waiting table with at least one player and a free seat since ``waiting_since`` at
+    least that long before ``now`` (default: the current time) gets bots. Returns how many bots
+    sat down; the game then starts when everyone is ready.
+    """
+    now = now or timezone.now()
+    locked = _lock_tables(table.pk)[table.pk]
+    if locked.status != Table.Status.WAITING or locked.waiting_since is None:
+        return 0
+    if now - locked.waiting_since < timedelta(seconds=settings.BOT_FILL_SECONDS):
+        return 0
+    if not locked.seats.filter(user__isnull=False).exists():
+        return 0
+    filled = locked.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True, ready=True)
+    if filled:
+        _table_changed(table=locked, kind="bots", now=now)
+        _table_start_if_ready(table=locked)
+    table.status, table.version = locked.status, locked.version
+    return filled
+
+
+@transaction.atomic
+def table_start_game(*, table: Table) -> Game | None:
+    """Start the next game at ``table`` when every seat is taken, every player at it is ready
+    (bots always are) and no game is being played; otherwise return None.
+
+    The players go to ``game_start`` by seat (None for a bot), so the winner of the last game
+    deals. Seating and ``table_play_again`` call this themselves.
+    """
+    locked = _lock_tables(table.pk)[table.pk]
+    game = _table_start_if_ready(table=locked)
+    table.status, table.version = locked.status, locked.version
+    return game
+
+
+@transaction.atomic
+def table_play_again(*, user: User, table: Table) -> Game | None:
+    """Mark ``user`` ready for the next game at ``table``; returns the game when it starts.
+
+    The next game starts as soon as every player at the table is ready and every seat is taken.
+    Refused while a game is being played, at a closed table, for a player who does not sit there,
+    or when the room no longer admits the player's coins (they may leave the table). Raises
+    ``TableRefused``.
+    """
+    locked = _lock_tables(table.pk)[table.pk]
+    if locked.status == Table.Status.CLOSED:
+        raise TableRefused("table_closed", _("This table is closed."))
+    seat = locked.seats.filter(user_id=user.pk).first()
+    if seat is None:
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    if locked.status == Table.Status.PLAYING or _game_playing(locked):
+        raise TableRefused("game_in_progress", _("A game is still being played here."))
+    _check_admitted(user=user, room=locked.room)
+    game = None
+    if not seat.ready:
+        seat.ready = True
+        seat.save(update_fields=["ready"])
+        _table_changed(table=locked, kind="ready")
+        game = _table_start_if_ready(table=locked)
+    table.status, table.version = locked.status, locked.version
+    return game
+
+
+# Bots --------------------------------------------------------------------------------------------
+
+BOT_TURNS_LIMIT = 200
+
+
+@transaction.atomic
+def bot_take_turn(*, game: Game) -> GameEvent | None:
+    """Make the move of the bot to move in ``game``, if the player to move is a bot.
+
+    The bot chooses from its own seat's view of the position only (``games.bots``), and its move
+    goes through ``game_act`` like anyone's: the same checks, the same event row. Returns the
+    event, or None when the game is over or a person is to move.
+    """
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.status != Game.Status.PLAYING:
+        return None
+    state = game_state(game=locked)
+    seat = state.to_move
+    if seat is None or not locked.players.filter(seat=seat, is_bot=True).exists():
+        return None
+    move = choose_for(state, SensiblePolicy())
+    return game_act(game=game, seat=seat, action=dict(move.to_json()))
+
+
+def bot_take_turns(*, game: Game, limit: int = BOT_TURNS_LIMIT) -> list[GameEvent]:
+    """Let bots move while one of them is to move, at most ``limit`` times; each move is its own
+    transaction. Returns the events, in order. The caller adds any pause between them."""
+    events: list[GameEvent] = []
+    while len(events) < limit:
+        event = bot_take_turn(game=game)
+        if event is None:
+            break
+        events.append(event)
+    return events

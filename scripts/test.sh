@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is needed and runs every check: ruff, mypy --strict on the rules engine, and pytest
+# Installs what is needed and runs every check: ruff, mypy --strict on the engine and the bots, and pytest
 # twice: the whole suite on SQLite, then every test but the engine's on PostgreSQL
 # (127.0.0.1:5432) when it answers. Arguments are passed to both pytest runs.
 #
@@ -46,8 +46,8 @@ step "ruff check ."
 ruff check . || failed+=("ruff")
 
 if [ -d games/rules ]; then
-    step "mypy --strict games/rules"
-    mypy --strict games/rules || failed+=("mypy")
+    step "mypy --strict games/rules games/bots"
+    mypy --strict games/rules games/bots || failed+=("mypy")
 else
     step "mypy: skipped, games/rules does not exist yet"
 fi

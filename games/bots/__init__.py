@@ -1,0 +1,45 @@
+"""Bots: players that choose among the legal moves, seeing only what their seat may see.
+
+The server asks ``choose_for(state, policy)`` for the move of the player to move. A policy is any
+object with a ``name`` and ``choose(state_view, legal) -> Move`` (see ``Policy``):
+
+* ``RandomPolicy``: uniform over the legal moves, from a seeded generator;
+* ``GreedyPolicy``: always its lowest combination, passing only when it cannot beat;
+* ``SensiblePolicy``: sheds its awkward cards first, keeps its 2s and bombs for when they matter
+  (see ``games.bots.sensible`` for the whole description).
+
+``make_policy(name, seed=...)`` builds one by name; ``play_game`` plays a game out between bots
+and ``win_rates`` compares three of them.
+"""
+
+from __future__ import annotations
+
+from .arena import play_game, win_rates
+from .policy import Policy, choose_for
+from .sensible import SensiblePolicy
+from .simple import GreedyPolicy, RandomPolicy
+
+__all__ = [
+    "POLICY_NAMES",
+    "GreedyPolicy",
+    "Policy",
+    "RandomPolicy",
+    "SensiblePolicy",
+    "choose_for",
+    "make_policy",
+    "play_game",
+    "win_rates",
+]
+
+POLICY_NAMES = ("random", "greedy", "sensible")
+
+
+def make_policy(name: str, *, seed: int = 0) -> Policy:
+    """A policy by its name; ``seed`` is used by the random one only."""
+    if name == "random":
+        return RandomPolicy(seed)
+    if name == "greedy":
+        return GreedyPolicy()
+    if name == "sensible":
+        return SensiblePolicy()
+    raise ValueError(f"no bot is called {name!r} (choose from {', '.join(POLICY_NAMES)})")
