@@ -52,10 +52,11 @@ def test_it_leads_a_straight_of_low_cards_rather_than_breaking_it() -> None:
     assert choice(make_position("3s 3h 4d 4c 5s 5h 9d")) == "3s 3h 4d 4c 5s 5h"
 
 
-def test_it_leads_a_2_or_a_bomb_only_when_it_has_nothing_else() -> None:
+def test_it_leads_a_2_only_when_anything_else_would_break_up_its_hand() -> None:
+    assert choice(make_position("Ks Kh 2c")) == "Ks Kh"
+    # A 7 or a pair of 7s would break the bomb: the 2s go first, and the bomb stays whole.
     assert choice(make_position("7s 7h 7d 2c")) == "2c"
     assert choice(make_position("7s 7h 7d 7c 2c 2d")) == "2d 2c"
-    assert choice(make_position("Ks Kh 2c")) == "Ks Kh"
 
 
 def test_it_gives_a_straight_with_the_joker_the_meaning_that_cannot_be_beaten() -> None:
