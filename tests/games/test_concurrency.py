@@ -20,7 +20,7 @@ from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import InsufficientCoins, coins_move
 from games import services
 from games.models import Game, GameEvent, Room, Table
-from tests.games.helpers import act_all, make_player, make_room, start_from_position
+from tests.games.helpers import EXAMPLES, act_all, make_player, make_room, start_from_position
 
 pytestmark = [
     pytest.mark.postgres,
@@ -34,44 +34,12 @@ pytestmark = [
 # is made by the threads, racing each other and the settlement retries.
 POSITIONS: list[dict[str, Any]] = [
     {
-        "hands": ["3s 6s 9c", "4h 8h Th Qh", "5d 7d 9d Jd Kd 2d"],
-        "dealer": 0,
-        "actions": [
-            {"seat": 0, "play": "3s"},
-            {"seat": 1, "play": "4h"},
-            {"seat": 2, "play": "5d"},
-            {"seat": 0, "play": "6s"},
-            {"seat": 1, "pass": True},
-            {"seat": 2, "pass": True},
-        ],
-        "last": {"seat": 0, "play": "9c"},
-    },
-    {
-        "hands": ["4h 6d 8d Td Qd 2d", "3s 7s 7h 7d 9c", "5h Jh Kh"],
-        "dealer": 1,
-        "actions": [
-            {"seat": 1, "play": "3s"},
-            {"seat": 2, "pass": True},
-            {"seat": 0, "play": "4h"},
-            {"seat": 1, "play": "7s 7h 7d"},
-            {"seat": 2, "pass": True},
-            {"seat": 0, "pass": True},
-        ],
-        "last": {"seat": 1, "play": "9c"},
-    },
-    {
-        "hands": ["4h Jh Kh", "5h 5d 5c 6s Ts Qs 2s", "3s 8s 8h 8d 8c 9c"],
-        "dealer": 2,
-        "actions": [
-            {"seat": 2, "play": "3s"},
-            {"seat": 0, "play": "4h"},
-            {"seat": 1, "play": "5h 5d 5c"},
-            {"seat": 2, "play": "8s 8h 8d 8c"},
-            {"seat": 0, "pass": True},
-            {"seat": 1, "pass": True},
-        ],
-        "last": {"seat": 2, "play": "9c"},
-    },
+        "hands": example["hands"],
+        "dealer": example["dealer"],
+        "actions": example["actions"][:-1],
+        "last": example["actions"][-1],
+    }
+    for example in EXAMPLES.values()
 ]
 
 THREADS = 8

@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.db import IntegrityError, transaction
@@ -16,6 +15,7 @@ from accounts.services import coins_move
 from games import selectors, services
 from games.models import Game, Table
 from tests.games.helpers import (
+    EXAMPLES,
     act_all,
     balance,
     game_ledger,
@@ -27,62 +27,6 @@ from tests.games.helpers import (
 pytestmark = pytest.mark.django_db
 
 REPO = Path(__file__).resolve().parents[2]
-
-# The three worked examples of the rules (§7), base 400, as positions and the actions that
-# reach them. ``loser_a`` and ``loser_b`` are the seats of the table's losers A and B.
-EXAMPLES: dict[str, dict[str, Any]] = {
-    "no bomb, no spring": {
-        "hands": ["3s 6s 9c", "4h 8h Th Qh", "5d 7d 9d Jd Kd 2d"],
-        "dealer": 0,
-        "actions": [
-            {"seat": 0, "play": "3s"},
-            {"seat": 1, "play": "4h"},
-            {"seat": 2, "play": "5d"},
-            {"seat": 0, "play": "6s"},
-            {"seat": 1, "pass": True},
-            {"seat": 2, "pass": True},
-            {"seat": 0, "play": "9c"},
-        ],
-        "winner": 0,
-        "multiplier": 1,
-        "spring": [False, False, False],
-        "payments": [3200, -1200, -2000],
-    },
-    "one soft bomb, A is spring": {
-        "hands": ["4h 6d 8d Td Qd 2d", "3s 7s 7h 7d 9c", "5h Jh Kh"],
-        "dealer": 1,
-        "actions": [
-            {"seat": 1, "play": "3s"},
-            {"seat": 2, "pass": True},
-            {"seat": 0, "play": "4h"},
-            {"seat": 1, "play": "7s 7h 7d"},
-            {"seat": 2, "pass": True},
-            {"seat": 0, "pass": True},
-            {"seat": 1, "play": "9c"},
-        ],
-        "winner": 1,
-        "multiplier": 2,
-        "spring": [False, False, True],
-        "payments": [-4000, 8800, -4800],
-    },
-    "soft + hard bomb": {
-        "hands": ["4h Jh Kh", "5h 5d 5c 6s Ts Qs 2s", "3s 8s 8h 8d 8c 9c"],
-        "dealer": 2,
-        "actions": [
-            {"seat": 2, "play": "3s"},
-            {"seat": 0, "play": "4h"},
-            {"seat": 1, "play": "5h 5d 5c"},
-            {"seat": 2, "play": "8s 8h 8d 8c"},
-            {"seat": 0, "pass": True},
-            {"seat": 1, "pass": True},
-            {"seat": 2, "play": "9c"},
-        ],
-        "winner": 2,
-        "multiplier": 8,
-        "spring": [False, False, False],
-        "payments": [-6400, -12800, 19200],
-    },
-}
 
 
 def play_example(table: Table, players: list[User | None], name: str, *, last: bool = True) -> Game:
