@@ -2,6 +2,7 @@
 
 Balances are never edited here: staff change coins only through the "Adjust coins" action, which
 calls ``coins_adjust_by_staff`` and so writes a ledger row naming them. Ledger rows are read-only.
+The house wallet is listed with the others; its system user cannot be changed or deleted.
 """
 
 from __future__ import annotations
@@ -41,6 +42,17 @@ class UserAdmin(DjangoUserAdmin):
         wallet = getattr(obj, "wallet", None)
         return _coins(wallet.balance if wallet is not None else None)
 
+    # The house's system user stays as its migration made it: inactive, no usable password.
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if isinstance(obj, User) and obj.is_house:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if isinstance(obj, User) and obj.is_house:
+            return False
+        return super().has_delete_permission(request, obj)
+
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         """A player added here gets a wallet with the welcome grant, as at signup."""
         super().save_model(request, obj, form, change)
@@ -75,11 +87,12 @@ class AdjustCoinsForm(forms.Form):
 
 @admin.register(Wallet)
 class WalletAdmin(admin.ModelAdmin):
-    list_display = ("user", "balance_display", "updated_at")
+    list_display = ("user", "balance_display", "is_house", "updated_at")
+    list_filter = ("is_house",)
     list_select_related = ("user",)
     search_fields = ("user__username",)
     ordering = ("user__username",)
-    fields = ("user", "balance_display", "updated_at", "ledger_link")
+    fields = ("user", "balance_display", "is_house", "updated_at", "ledger_link")
     readonly_fields = fields
     actions = ("adjust_coins",)
 

@@ -4,6 +4,11 @@ A wallet's balance changes only through ``accounts.services.coins_move``, which 
 append-only ``LedgerEntry`` per movement inside a transaction that locks the wallet row. The
 database refuses a negative balance (a check constraint), and a game can pay into one wallet only
 once (a unique constraint on its settlement rows).
+
+One wallet is the house's (系统庄家, ``Wallet.is_house``; the database allows only one): bots play
+for it, so it pays what bots lose and receives what bots win. It belongs to a system user,
+``HOUSE_USERNAME``, who is inactive and has no usable password, so nobody can sign in as the house.
+A migration opens it with ``HOUSE_OPENING_COINS`` as a ``house_funding`` ledger row.
 """
 
 from __future__ import annotations
@@ -16,6 +21,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+# The house's system user and the coins its wallet opens with (one ``house_funding`` row).
+HOUSE_USERNAME = "house"
+HOUSE_OPENING_COINS = 1_000_000_000
+
 
 class User(AbstractUser):
     """A player or a member of staff. Signs in with a username; the email address is optional."""
@@ -24,6 +33,12 @@ class User(AbstractUser):
         swappable = "AUTH_USER_MODEL"
         verbose_name = _("user")
         verbose_name_plural = _("users")
+
+    @property
+    def is_house(self) -> bool:
+        """Whether this is the house's system user (the owner of the house wallet)."""
+        wallet = getattr(self, "wallet", None)
+        return wallet is not None and wallet.is_house
 
 
 class Wallet(models.Model):
@@ -34,6 +49,12 @@ class Wallet(models.Model):
         verbose_name=_("user"),
     )
     balance = models.BigIntegerField(_("balance"), default=0)
+    is_house = models.BooleanField(
+        _("house wallet"),
+        default=False,
+        editable=False,
+        help_text=_("The house's wallet: it pays what bots lose and receives what bots win."),
+    )
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
@@ -43,10 +64,14 @@ class Wallet(models.Model):
             models.CheckConstraint(
                 condition=Q(balance__gte=0), name="wallet_balance_never_negative"
             ),
+            models.UniqueConstraint(
+                fields=["is_house"], condition=Q(is_house=True), name="wallet_one_house"
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} · {self.balance:,}"
+        owner = _("House") if self.is_house else self.user
+        return f"{owner} · {self.balance:,}"
 
 
 class LedgerReason(models.TextChoices):
@@ -55,6 +80,7 @@ class LedgerReason(models.TextChoices):
     GAME = "game", _("Game settlement")
     COMPENSATION = "compensation", _("Dispute compensation")
     STAFF_ADJUSTMENT = "staff_adjustment", _("Staff adjustment")
+    HOUSE_FUNDING = "house_funding", _("House funding")
 
 
 class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):

@@ -28,6 +28,12 @@ def wallet_get_for_user(*, user: User) -> Wallet | None:
     return Wallet.objects.filter(user=user).first()
 
 
+def house_wallet_get() -> Wallet | None:
+    """The house's wallet (系统庄家), which bots play for; ``None`` only on a database emptied
+    since its migration (``accounts.services.house_wallet`` opens it again)."""
+    return Wallet.objects.select_related("user").filter(is_house=True).first()
+
+
 def ledger_entries_of_user(*, user: User) -> QuerySet[LedgerEntry]:
     """The user's ledger rows, newest first."""
     return (

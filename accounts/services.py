@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import LedgerEntry, LedgerReason, User, Wallet
-from .selectors import relief_refusal
+from .models import HOUSE_OPENING_COINS, HOUSE_USERNAME, LedgerEntry, LedgerReason, User, Wallet
+from .selectors import house_wallet_get, relief_refusal
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -32,6 +32,40 @@ def wallet_create(*, user: User) -> Wallet:
                 reason=LedgerReason.SIGNUP_GRANT,
             )
             wallet.refresh_from_db()
+    return wallet
+
+
+def house_wallet() -> Wallet:
+    """The house's wallet (系统庄家): it pays what bots lose and receives what bots win.
+
+    Migration ``accounts.0004_house_wallet`` opens it; when it is missing (a database emptied
+    since, as some tests do), it is opened again here as there: a system user ``HOUSE_USERNAME``,
+    inactive and with no usable password, and a wallet funded with ``HOUSE_OPENING_COINS`` by a
+    ``house_funding`` ledger row. Safe to call concurrently: the database allows one house
+    wallet, so a caller who loses the race to open it gets the winner's.
+    """
+    wallet = house_wallet_get()
+    if wallet is not None:
+        return wallet
+    try:
+        with transaction.atomic():
+            user = User(username=HOUSE_USERNAME, is_active=False)
+            user.set_unusable_password()
+            user.full_clean()
+            user.save()
+            wallet = Wallet(user=user, is_house=True)
+            wallet.full_clean()
+            wallet.save()
+            coins_move(
+                wallet=wallet,
+                amount=HOUSE_OPENING_COINS,
+                reason=LedgerReason.HOUSE_FUNDING,
+                note="Opening coins of the house",
+            )
+    except IntegrityError:
+        wallet = house_wallet_get()
+        if wallet is None:
+            raise
     return wallet
 
 

@@ -194,6 +194,10 @@ class Game(models.Model):
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
+    # Whose turn it is and since when, kept with every action so that the runner finds the
+    # games where a bot is to move with one query instead of replaying every game.
+    to_move = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -201,6 +205,13 @@ class Game(models.Model):
         ordering = ["-started_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["turn_started_at"],
+                condition=models.Q(status="playing"),
+                name="game_playing_turn_idx",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -11,12 +11,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import LedgerEntry, LedgerReason, Wallet
+from games.bots import SensiblePolicy, choose_for
 from games.rules import (
     GameRecord,
     GameState,
@@ -390,20 +391,22 @@ def _replay_step(
 
 
 def _ledger_check(game: Game) -> ReplayCheck:
-    moved: dict[int, int] = {}
-    for user_id, amount in LedgerEntry.objects.filter(
+    """The game's ledger rows sum to zero; a player's wallet got their seat's coins, and the
+    house's wallet the bot seats' coins together. Keys: user ids, and ``"house"``."""
+    moved: dict[int | str, int] = {}
+    for user_id, is_house, amount in LedgerEntry.objects.filter(
         game=game, reason=LedgerReason.GAME
-    ).values_list("wallet__user_id", "amount"):
-        moved[user_id] = moved.get(user_id, 0) + amount
-    stored = {
-        player.user_id: player.coins or 0
-        for player in game.players.all()
-        if player.user_id is not None
-    }
+    ).values_list("wallet__user_id", "wallet__is_house", "amount"):
+        key = "house" if is_house else user_id
+        moved[key] = moved.get(key, 0) + amount
+    stored: dict[int | str, int] = {}
+    for player in game.players.all():
+        key = "house" if player.user_id is None else player.user_id
+        stored[key] = stored.get(key, 0) + (player.coins or 0)
     total = sum(moved.values())
-    same = all(moved.get(user_id, 0) == coins for user_id, coins in stored.items()) and set(
-        moved
-    ) <= set(stored)
+    same = all(moved.get(key, 0) == coins for key, coins in stored.items()) and set(moved) <= set(
+        stored
+    )
     ok = total == 0 and same
     return ReplayCheck(
         "ledger",
@@ -465,13 +468,29 @@ def table_of_user(*, user: AbstractBaseUser | AnonymousUser) -> tuple[Table, int
 
 
 def tables_to_fill_with_bots(*, now: datetime | None = None) -> QuerySet[Table]:
-    """Waiting tables whose players have waited ``BOT_FILL_SECONDS`` for the free seats by
-    ``now``: the ones ``table_fill_with_bots`` would fill, oldest wait first."""
+    """Public waiting tables whose players have waited ``BOT_FILL_SECONDS`` for the free seats
+    by ``now``: the ones ``table_fill_with_bots`` would fill, oldest wait first."""
     now = now or timezone.now()
     return Table.objects.filter(
+        is_private=False,
         status=Table.Status.WAITING,
         waiting_since__lte=now - timedelta(seconds=settings.BOT_FILL_SECONDS),
     ).order_by("waiting_since", "pk")
+
+
+def games_with_a_bot_to_move(*, due_before: datetime) -> QuerySet[Game]:
+    """Games being played where a bot is to move and its turn started by ``due_before``,
+    longest wait first: the ones ``bot_take_turn`` would move in."""
+    return (
+        Game.objects.filter(
+            status=Game.Status.PLAYING,
+            turn_started_at__lte=due_before,
+            players__seat=F("to_move"),
+            players__is_bot=True,
+        )
+        .order_by("turn_started_at", "pk")
+        .distinct()
+    )
 
 
 def table_current_game(*, table: Table) -> Game | None:
@@ -487,6 +506,37 @@ def table_version(*, table: Table, game: Game | None = None, events: int | None 
     if game is not None and events is None:
         events = game.events.count()
     return f"{table.version}.{0 if game is None else game.pk}.{events or 0}"
+
+
+def play_hints(state: GameState) -> list[dict[str, str]]:
+    """The plays the player to move could make, in the order the Hint button offers them: the
+    bot's choice first (when it plays), then the others from the lowest, one per set of cards.
+    Each is ``{"cards": "3s 4h", "as": "3 4"}``. Empty when nothing can be played."""
+    legal = [move for move in state.legal_moves() if isinstance(move, Play)]
+    if not legal:
+        return []
+    choice = choose_for(state, SensiblePolicy())
+    ordered = ([choice] if isinstance(choice, Play) else []) + sorted(
+        legal, key=lambda move: (move.combo.sort_key if move.combo else (0, 0, 0), move.mask)
+    )
+    hints: list[dict[str, str]] = []
+    seen: set[int] = set()
+    for move in ordered:
+        if move.mask in seen:
+            continue
+        seen.add(move.mask)
+        assert move.combo is not None
+        hints.append({"cards": format_cards(move.cards), "as": move.combo.ranks_text()})
+    return hints
+
+
+def play_meanings(state: GameState, cards: Play) -> list[str]:
+    """The meanings (``"4 5 6"``) ``cards`` may legally be played as now, when it has any."""
+    return [
+        move.combo.ranks_text()
+        for move in state.legal_moves()
+        if isinstance(move, Play) and move.mask == cards.mask and move.combo is not None
+    ]
 
 
 def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
@@ -532,7 +582,10 @@ def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
             "seed": game.seed if over and game.seed else None,
             "view": state.view_for(seat if own else None),
             "settlement": None,
+            "hints": None,
         }
+        if own and not over and state.to_move == seat:
+            game_data["hints"] = play_hints(state)
         if over and game.result is not None:
             game_data["settlement"] = {
                 "multiplier": game.result.get("multiplier"),
@@ -553,7 +606,12 @@ def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
     playing = game is not None and not game.is_over and state is not None
     seat_rows = []
     for s in seats:
-        name = s.user.get_username() if s.user is not None else (_("Bot") if s.is_bot else "")
+        if s.user is not None:
+            name = s.user.get_username()
+        elif s.is_bot:
+            name = _("Bot %(number)s") % {"number": s.position + 1}
+        else:
+            name = ""
         seat_rows.append(
             {
                 "position": s.position,

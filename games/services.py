@@ -26,12 +26,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import LedgerReason, Wallet
-from accounts.services import coins_move
+from accounts.services import coins_move, house_wallet
 from games.bots import SensiblePolicy, choose_for
 from games.rules import (
+    GameState,
     GandengyanRules,
     IllegalMoveError,
     NotationError,
+    Play,
     deal_from_seed,
     format_cards,
     settle,
@@ -40,7 +42,7 @@ from games.rules.moves import move_from_json
 from games.rules.records import Action
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
-from .selectors import game_state
+from .selectors import game_state, play_meanings, table_version
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -65,13 +67,15 @@ class GameActionRefused(Exception):
 
     ``code`` is the engine's stable code (``not_your_turn``, ``does_not_beat``, ``game_over`` ...),
     or ``bad_action`` for an action that is not written as ``{"play": ..., "as": ...}`` or
-    ``{"pass": true}``. ``message`` is the engine's message.
+    ``{"pass": true}``. ``message`` is the engine's message. ``choices`` lists the meanings to
+    choose from when the code is ``choose_meaning``.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, choices: Sequence[str] = ()) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.choices = tuple(choices)
 
 
 class DisputeRefused(Exception):
@@ -91,13 +95,17 @@ def seed_commitment(seed: int) -> str:
     return hashlib.sha256(seed.to_bytes(SEED_BITS // 8, "big")).hexdigest()
 
 
-def game_group_name(game_id: int) -> str:
-    """The channel-layer group that hears about changes to one game."""
-    return f"game-{game_id}"
+def table_group_name(table_id: int) -> str:
+    """The channel-layer group that hears about every change at one table: its seats, its
+    status and every action of its games."""
+    return f"table-{table_id}"
 
 
-def _broadcast_on_commit(*, game_id: int, message: dict[str, Any]) -> None:
-    """Tell the game's group about a change once (and only if) the transaction commits."""
+def _broadcast_on_commit(*, table_id: int, message: dict[str, Any]) -> None:
+    """Tell the table's group about a change once (and only if) the transaction commits.
+
+    The message says only what changed, never any cards: each listener renders its own seat's
+    view from the database."""
 
     def send() -> None:
         layer = get_channel_layer()
@@ -105,10 +113,10 @@ def _broadcast_on_commit(*, game_id: int, message: dict[str, Any]) -> None:
             return
         try:
             async_to_sync(layer.group_send)(
-                game_group_name(game_id), {"type": "game.update", "game": game_id, **message}
+                table_group_name(table_id), {"type": "table.update", "table": table_id, **message}
             )
         except Exception:  # the change is committed; a lost notice must not undo it
-            logger.exception("could not broadcast an update of game %s", game_id)
+            logger.exception("could not broadcast an update of table %s", table_id)
 
     transaction.on_commit(send)
 
@@ -186,6 +194,9 @@ def game_start(
     )
     game.full_clean()
     game.save()
+    game.to_move = game_state(game=game).to_move
+    game.turn_started_at = timezone.now()
+    game.save(update_fields=["to_move", "turn_started_at"])
     for position, user in enumerate(players):
         player = GamePlayer(game=game, seat=position, user=user, is_bot=user is None)
         player.full_clean()
@@ -193,7 +204,7 @@ def game_start(
     locked.status = Table.Status.PLAYING
     locked.save(update_fields=["status"])
     table.status = locked.status
-    _broadcast_on_commit(game_id=game.pk, message={"kind": "started"})
+    _broadcast_on_commit(table_id=locked.pk, message={"kind": "started", "game": game.pk})
     return game
 
 
@@ -214,6 +225,15 @@ def game_act(*, game: Game, seat: int, action: dict[str, Any]) -> GameEvent:
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.status != Game.Status.PLAYING:
         raise GameActionRefused("game_over", "the game is over: no more actions")
+    return _act_locked(
+        game=game, locked=locked, state=game_state(game=locked), seat=seat, action=action
+    )
+
+
+def _act_locked(
+    *, game: Game, locked: Game, state: GameState, seat: int, action: dict[str, Any]
+) -> GameEvent:
+    """``game_act`` on the locked row of a game being played and its current position."""
     if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
         raise GameActionRefused(
             "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
@@ -222,7 +242,6 @@ def game_act(*, game: Game, seat: int, action: dict[str, Any]) -> GameEvent:
         move = move_from_json(action)
     except NotationError as exc:
         raise GameActionRefused("bad_action", str(exc)) from exc
-    state = game_state(game=locked)
     if type(seat) is not int or seat != state.to_move:
         raise GameActionRefused(
             "not_your_turn", f"seat {seat} acted, but it is seat {state.to_move}'s turn"
@@ -235,24 +254,36 @@ def game_act(*, game: Game, seat: int, action: dict[str, Any]) -> GameEvent:
 
     stored = Action(seat, resolved).to_json()
     del stored["seat"]
-    event = GameEvent(game=locked, number=state.log_length + 1, seat=seat, action=stored)
-    event.full_clean()
-    event.save()
-
+    # Every field is computed here, and the database's unique (game, number) constraint guards
+    # the numbering, so the event skips full_clean's queries on this hot path.
+    event = GameEvent.objects.create(
+        game=locked, number=state.log_length + 1, seat=seat, action=stored
+    )
+    locked.to_move = after.to_move
+    locked.turn_started_at = None if after.is_terminal else timezone.now()
+    fields = ["to_move", "turn_started_at"]
     if after.is_terminal:
         locked.status = Game.Status.FINISHED
         locked.winner = after.winner
         locked.finished_at = timezone.now()
-        locked.save(update_fields=["status", "winner", "finished_at"])
+        fields += ["status", "winner", "finished_at"]
+    locked.save(update_fields=fields)
+
+    if after.is_terminal:
         Table.objects.filter(pk=locked.table_id, status=Table.Status.PLAYING).update(
             status=Table.Status.WAITING
         )
         game_settle(game=locked)
     game.status, game.winner, game.finished_at = locked.status, locked.winner, locked.finished_at
     game.result, game.settled_at = locked.result, locked.settled_at
+    game.to_move, game.turn_started_at = locked.to_move, locked.turn_started_at
     _broadcast_on_commit(
-        game_id=locked.pk,
-        message={"kind": "finished" if after.is_terminal else "action", "number": event.number},
+        table_id=locked.table_id,
+        message={
+            "kind": "finished" if after.is_terminal else "action",
+            "game": locked.pk,
+            "number": event.number,
+        },
     )
     return event
 
@@ -264,22 +295,25 @@ def game_act(*, game: Game, seat: int, action: dict[str, Any]) -> GameEvent:
 def game_settle(*, game: Game) -> None:
     """Move the coins of a finished game, exactly once.
 
-    The engine's ``settle`` gives each seat's nominal payment. Coins then move between the human
-    players' wallets only, and the ledger rows of a game always sum to zero:
+    The engine's ``settle`` gives each seat's nominal payment. Each seat plays for a wallet: a
+    person for their own, a bot for the house's (系统庄家, ``accounts.services.house_wallet``),
+    which so pays what bots lose and receives what bots win. The ledger rows of a game always
+    sum to zero:
 
-    - a human loser pays ``min(nominal, balance)``: never more than they have, so no balance
+    - a loser pays ``min(nominal, what their wallet still has)``, in seat order: bot seats pay
+      from the one house balance, so together they never pay more than it holds, and no balance
       goes below zero;
-    - a human winner receives exactly the sum the losers actually paid;
-    - bots have no wallet, so they neither pay nor receive: a bot loser pays nothing (the human
-      winner gets only what the human losers paid), and when a bot wins, the human losers pay
-      nothing, since nobody could receive their coins.
+    - the winner receives exactly the sum the losers actually paid;
+    - each wallet gets one ``game`` ledger row holding its net amount (none when the net is 0),
+      the payments written before the receipts. A bot that loses to a bot pays the house what
+      the house receives: no coin moves, but the two seats' ``coins`` show the payment.
 
     Each player's row gets ``cards_left``, ``spring``, ``nominal`` (the engine's payment,
-    negative for a loser) and ``coins`` (what actually moved), and ``game.result`` the engine's
-    result with ``cards_left`` and ``coins`` added. The game row is locked and ``settled_at``
-    checked first, so a retry or a concurrent call does nothing; the ledger's unique constraint
-    (one game row per wallet and game) is the last line of defence. Raises ``ValueError`` for a
-    game that has not finished.
+    negative for a loser) and ``coins`` (what the seat paid or received, bots included), and
+    ``game.result`` the engine's result with ``cards_left`` and ``coins`` added. The game row is
+    locked and ``settled_at`` checked first, so a retry or a concurrent call does nothing; the
+    ledger's unique constraint (one game row per wallet and game) is the last line of defence.
+    Raises ``ValueError`` for a game that has not finished.
     """
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.settled_at is not None:
@@ -290,34 +324,37 @@ def game_settle(*, game: Game) -> None:
     state = game_state(game=locked)
     settlement = settle(state, base=locked.base)
     players = list(locked.players.select_for_update().order_by("seat"))
-    user_ids = [player.user_id for player in players if player.user_id is not None]
+    house_id = None
+    if any(player.user_id is None for player in players):
+        house_id = house_wallet().user_id
+    # By seat, the user whose wallet the seat plays for: the player's own, the house's for a bot.
+    owners = [house_id if player.user_id is None else player.user_id for player in players]
     # Every wallet of the game, locked in one order (by key) before any coin moves.
     wallets = {
         wallet.user_id: wallet
-        for wallet in Wallet.objects.select_for_update().filter(user_id__in=user_ids).order_by("pk")
+        for wallet in Wallet.objects.select_for_update()
+        .filter(user_id__in=set(owners))
+        .order_by("pk")
     }
 
     coins = [0] * len(players)
-    winner = players[settlement.winner]
-    if winner.user_id is not None:
-        for player in players:
-            nominal = settlement.payments[player.seat]
-            if player.user_id is None or nominal >= 0:
-                continue
-            wallet = wallets[player.user_id]
-            paid = min(-nominal, wallet.balance)
-            if paid > 0:
-                coins_move(wallet=wallet, amount=-paid, reason=LedgerReason.GAME, game=locked)
-                coins[player.seat] = -paid
-        received = -sum(coins)
-        if received > 0:
+    left = {user_id: wallet.balance for user_id, wallet in wallets.items()}
+    for player in players:
+        nominal = settlement.payments[player.seat]
+        if nominal < 0:
+            paid = min(-nominal, left[owners[player.seat]])
+            left[owners[player.seat]] -= paid
+            coins[player.seat] = -paid
+    coins[settlement.winner] = -sum(coins)
+    net = dict.fromkeys(wallets, 0)
+    for player in players:
+        net[owners[player.seat]] += coins[player.seat]
+    # Payments first, then receipts, so that no balance ever dips below zero.
+    for user_id in sorted(net, key=lambda user_id: (net[user_id] > 0, wallets[user_id].pk)):
+        if net[user_id] != 0:
             coins_move(
-                wallet=wallets[winner.user_id],
-                amount=received,
-                reason=LedgerReason.GAME,
-                game=locked,
+                wallet=wallets[user_id], amount=net[user_id], reason=LedgerReason.GAME, game=locked
             )
-            coins[winner.seat] = received
 
     for player in players:
         player.cards_left = settlement.cards_left[player.seat]
@@ -472,27 +509,8 @@ class TableRefused(Exception):
         self.message = message
 
 
-def table_group_name(table_id: int) -> str:
-    """The channel-layer group that hears about changes to one table's seats and status."""
-    return f"table-{table_id}"
-
-
 def _table_broadcast_on_commit(*, table: Table, kind: str) -> None:
-    table_id, version = table.pk, table.version
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        try:
-            async_to_sync(layer.group_send)(
-                table_group_name(table_id),
-                {"type": "table.update", "table": table_id, "kind": kind, "version": version},
-            )
-        except Exception:  # the change is committed; a lost notice must not undo it
-            logger.exception("could not broadcast an update of table %s", table_id)
-
-    transaction.on_commit(send)
+    _broadcast_on_commit(table_id=table.pk, message={"kind": kind, "version": table.version})
 
 
 def _lock_user(user: User) -> None:
@@ -762,23 +780,48 @@ def table_leave(*, user: User, table: Table) -> None:
 def table_fill_with_bots(*, table: Table, now: datetime | None = None) -> int:
     """Seat a bot in every free seat once a player has waited ``BOT_FILL_SECONDS`` at ``table``.
 
-    Only a waiting table with at least one player and a free seat since ``waiting_since`` at
-    least that long before ``now`` (default: the current time) gets bots. Returns how many bots
-    sat down; the game then starts when everyone is ready.
+    Only a public waiting table with at least one player and a free seat since
+    ``waiting_since`` at least that long before ``now`` (default: the current time) gets bots:
+    a private table waits for the friends it invited until a player there calls bots in
+    (``table_call_bots``). Returns how many bots sat down; the game then starts when everyone
+    is ready.
     """
     now = now or timezone.now()
     locked = _lock_tables(table.pk)[table.pk]
-    if locked.status != Table.Status.WAITING or locked.waiting_since is None:
+    if locked.is_private or locked.status != Table.Status.WAITING or locked.waiting_since is None:
         return 0
     if now - locked.waiting_since < timedelta(seconds=settings.BOT_FILL_SECONDS):
         return 0
-    if not locked.seats.filter(user__isnull=False).exists():
-        return 0
-    filled = locked.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True, ready=True)
-    if filled:
-        _table_changed(table=locked, kind="bots", now=now)
-        _table_start_if_ready(table=locked)
+    filled = _seat_bots(table=locked, now=now)
     table.status, table.version = locked.status, locked.version
+    return filled
+
+
+@transaction.atomic
+def table_call_bots(*, user: User, table: Table) -> int:
+    """A player seated at the waiting ``table`` fills its free seats with bots now.
+
+    Returns how many bots sat down (the game starts when everyone is ready). Raises
+    ``TableRefused`` for a player who does not sit there or while a game is being played.
+    """
+    locked = _lock_tables(table.pk)[table.pk]
+    if not locked.seats.filter(user_id=user.pk).exists():
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    if locked.status != Table.Status.WAITING or _game_playing(locked):
+        raise TableRefused("game_in_progress", _("A game is still being played here."))
+    filled = _seat_bots(table=locked, now=timezone.now())
+    table.status, table.version = locked.status, locked.version
+    return filled
+
+
+def _seat_bots(*, table: Table, now: datetime) -> int:
+    """Bots in every free seat of ``table`` (locked, waiting), if a player sits there."""
+    if not table.seats.filter(user__isnull=False).exists():
+        return 0
+    filled = table.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True, ready=True)
+    if filled:
+        _table_changed(table=table, kind="bots", now=now)
+        _table_start_if_ready(table=table)
     return filled
 
 
@@ -824,28 +867,87 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     return game
 
 
+@transaction.atomic
+def table_game_act(
+    *, user: User, table: Table, action: dict[str, Any], version: str | None
+) -> GameEvent:
+    """A seated player's action in the game being played at ``table``.
+
+    ``version`` is the table's version (``table_version``) the player saw when choosing: an
+    action chosen on an older view (a double click, a resend after a reconnect, a click that
+    crossed another player's move) is refused as ``stale``. Then ``game_act`` checks the action
+    itself. The game row is locked first, so the version cannot change while it is compared.
+    Raises ``GameActionRefused``: ``not_seated``, ``no_game``, ``stale`` or the engine's code.
+    """
+    seat = Seat.objects.filter(table_id=table.pk, user_id=user.pk).first()
+    if seat is None:
+        raise GameActionRefused("not_seated", "you do not sit at this table")
+    game = (
+        Game.objects.select_for_update()
+        .filter(table_id=table.pk, status=Game.Status.PLAYING)
+        .first()
+    )
+    if game is None:
+        raise GameActionRefused("no_game", "no game is being played at this table")
+    if not game.players.filter(seat=seat.position, user_id=user.pk).exists():
+        raise GameActionRefused("not_seated", "you do not play in this game")
+    fresh = Table.objects.get(pk=table.pk)
+    if not isinstance(version, str) or version != table_version(table=fresh, game=game):
+        raise GameActionRefused("stale", "the table changed since this action was chosen")
+    state = game_state(game=game)
+    if isinstance(action, dict) and "play" in action and action.get("as") is None:
+        _check_one_meaning(state=state, seat=seat.position, action=action)
+    return _act_locked(game=game, locked=game, state=state, seat=seat.position, action=action)
+
+
+def _check_one_meaning(*, state: GameState, seat: int, action: dict[str, Any]) -> None:
+    """Refuse a play whose cards can mean more than one legal combination (a joker in it) and
+    that does not say which, with the meanings to choose from."""
+    try:
+        move = move_from_json(action)
+    except NotationError:
+        return  # _act_locked refuses it with the reason
+    if not isinstance(move, Play) or state.to_move != seat:
+        return
+    meanings = play_meanings(state, move)
+    if len(meanings) > 1:
+        raise GameActionRefused(
+            "choose_meaning", "these cards can be played in more than one way", meanings
+        )
+
+
 # Bots --------------------------------------------------------------------------------------------
 
 BOT_TURNS_LIMIT = 200
 
 
 @transaction.atomic
-def bot_take_turn(*, game: Game) -> GameEvent | None:
+def bot_take_turn(*, game: Game, due_before: datetime | None = None) -> GameEvent | None:
     """Make the move of the bot to move in ``game``, if the player to move is a bot.
 
     The bot chooses from its own seat's view of the position only (``games.bots``), and its move
-    goes through ``game_act`` like anyone's: the same checks, the same event row. Returns the
-    event, or None when the game is over or a person is to move.
+    goes through ``game_act`` like anyone's: the same checks, the same event row. With
+    ``due_before``, the bot moves only if its turn started at or before then (the pause that
+    makes bots feel human). Returns the event, or None when the game is over, a person is to
+    move or the turn is not due yet.
     """
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.status != Game.Status.PLAYING:
         return None
-    state = game_state(game=locked)
-    seat = state.to_move
+    if (
+        due_before is not None
+        and locked.turn_started_at is not None
+        and locked.turn_started_at > due_before
+    ):
+        return None
+    seat = locked.to_move
     if seat is None or not locked.players.filter(seat=seat, is_bot=True).exists():
         return None
+    state = game_state(game=locked)
     move = choose_for(state, SensiblePolicy())
-    return game_act(game=game, seat=seat, action=dict(move.to_json()))
+    return _act_locked(
+        game=game, locked=locked, state=state, seat=seat, action=dict(move.to_json())
+    )
 
 
 def bot_take_turns(*, game: Game, limit: int = BOT_TURNS_LIMIT) -> list[GameEvent]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import game_views, views
+from . import game_views, table_views, views
 
 app_name = "games"
 
@@ -8,6 +8,11 @@ urlpatterns = [
     path("", views.lobby, name="home"),
     path("rules/", views.rules, name="rules"),
     path("rooms/<slug:code>/", views.room_enter, name="room"),
+    path("rooms/<slug:code>/play/", table_views.room_play, name="room_play"),
+    path("rooms/<slug:code>/private/", table_views.room_private_table, name="room_private"),
+    path("tables/<int:table_id>/", table_views.table_page, name="table"),
+    path("tables/<int:table_id>/leave/", table_views.table_leave, name="table_leave"),
+    path("join/<str:code>/", table_views.table_join, name="table_join"),
     path("games/<int:game_id>/", game_views.game_detail, name="game"),
     path("games/<int:game_id>/dispute/", game_views.dispute_open, name="dispute_open"),
 ]

@@ -10,10 +10,8 @@ from typing import Any
 
 import markdown
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html
@@ -26,7 +24,7 @@ from accounts.selectors import lowest_open_room_minimum, wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
 from .models import Room
-from .selectors import rooms_for_lobby
+from .selectors import rooms_for_lobby, table_of_user
 
 # Which rules document serves which language; any other language gets the default one.
 RULES_DOCS = {
@@ -117,10 +115,6 @@ def rules_doc_path(language: str | None) -> Path:
     return Path(settings.DOCS_DIR) / name
 
 
-# The session key that remembers which room the player has entered.
-SESSION_ROOM = "room"
-
-
 def room_range(room: Room) -> str:
     """The coins a room admits: ``1,000 – 50,000``, or ``540,000 起`` when it has no maximum."""
     if room.max_coins is None:
@@ -209,45 +203,26 @@ def room_entry_refusal(*, room: Room, balance: int) -> SafeString | None:
 def lobby(request: HttpRequest) -> HttpResponse:
     balance = player_balance(request)
     cards = [room_card(room, balance=balance) for room in rooms_for_lobby()]
+    seated = table_of_user(user=request.user)
     return render(
         request,
         "games/home.html",
-        {"rooms": cards, "balance": balance},
+        {"rooms": cards, "balance": balance, "my_table": seated[0] if seated else None},
     )
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
+@require_http_methods(["GET", "HEAD"])
 def room_enter(request: HttpRequest, code: str) -> HttpResponse:
-    """GET shows a room; POST enters it when the player's coins lie within its range."""
+    """A room: its stakes, and Play or a private table for a signed-in player."""
     # The lobby's query, for the same count of players seated.
     room = rooms_for_lobby().filter(code=code).first()
     if room is None:
         raise Http404(_("There is no room %(code)s.") % {"code": code})
     balance = player_balance(request)
-
-    if request.method == "POST":
-        if balance is None:
-            return redirect_to_login(request.get_full_path())
-        refusal = room_entry_refusal(room=room, balance=balance)
-        if refusal is not None:
-            messages.error(request, refusal)
-        else:
-            request.session[SESSION_ROOM] = room.code
-        return redirect("games:room", code=room.code)
-
-    entered = (
-        balance is not None
-        and request.session.get(SESSION_ROOM) == room.code
-        and room_entry_refusal(room=room, balance=balance) is None
-    )
     return render(
         request,
         "games/room.html",
-        {
-            "card": room_card(room, balance=balance),
-            "balance": balance,
-            "entered": entered,
-        },
+        {"card": room_card(room, balance=balance), "balance": balance},
     )
 
 

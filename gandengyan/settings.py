@@ -96,6 +96,17 @@ ASGI_APPLICATION = "gandengyan.asgi.application"
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+# Keep connections open between requests and socket messages: Channels closes "old" connections
+# around every database call of a consumer, and with the default of 0 each call would connect
+# to the database again.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when their transaction begins, so two writers queue instead of
+    # failing with "database is locked" when one upgrades a read lock (players, bots, runner).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -124,6 +135,10 @@ RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
 # Tables: bots take the free seats once a player has waited this long, and pause before moving.
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# The table runner (games.runner) seats bots and makes their moves. By default each daphne
+# process runs one, started by the first table socket; `manage.py run_tables` runs it alone.
+TABLE_RUNNER_IN_PROCESS = env.bool("TABLE_RUNNER_IN_PROCESS", default=True)
+TABLE_RUNNER_INTERVAL_SECONDS = env.float("TABLE_RUNNER_INTERVAL_SECONDS", default=0.25)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

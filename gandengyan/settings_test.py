@@ -1,7 +1,9 @@
 """Settings for the test suite: the normal settings with fast, isolated overrides."""
 
+import os
+
 from .settings import *  # noqa: F403
-from .settings import BASE_DIR, DATABASES
+from .settings import BASE_DIR, CHANNEL_LAYERS, DATABASES
 
 SECRET_KEY = "test-only-secret-key"
 
@@ -10,12 +12,18 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # An explicit test database name, so that a live server in another process finds the same
 # database. SQLite gets a file (an in-memory database cannot be shared between processes).
+# TEST_DB_SUFFIX (letters, digits, underscores) keeps two runs in one checkout apart.
+TEST_DB_SUFFIX = os.environ.get("TEST_DB_SUFFIX", "")
+if not TEST_DB_SUFFIX.replace("_", "").isalnum() and TEST_DB_SUFFIX:
+    raise ValueError("TEST_DB_SUFFIX may hold only letters, digits and underscores")
 TEST_ARTIFACTS_DIR = BASE_DIR / ".test-artifacts"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     TEST_ARTIFACTS_DIR.mkdir(exist_ok=True)
-    DATABASES["default"]["TEST"] = {"NAME": str(TEST_ARTIFACTS_DIR / "test-db.sqlite3")}
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(TEST_ARTIFACTS_DIR / f"test-db{TEST_DB_SUFFIX}.sqlite3")
+    }
 else:
-    DATABASES["default"]["TEST"] = {"NAME": "test_gandengyan"}
+    DATABASES["default"]["TEST"] = {"NAME": f"test_gandengyan{TEST_DB_SUFFIX}"}
 
 # Plain storage: tests must not depend on a collectstatic manifest.
 STORAGES = {
@@ -26,3 +34,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+# On Redis, a prefix of this run's own, so that groups left by another run (or by an earlier test
+# whose table had the same key) never receive this run's messages.
+if CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer":
+    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"test-{os.getpid()}-{TEST_DB_SUFFIX}"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is needed and runs every check: ruff, mypy --strict on the engine and the bots, and pytest
-# twice: the whole suite on SQLite, then every test but the engine's on PostgreSQL
-# (127.0.0.1:5432) when it answers. Arguments are passed to both pytest runs.
+# twice: the whole suite on the embedded default (SQLite, in-memory channel layer), then every test
+# but the engine's on PostgreSQL (127.0.0.1:5432) with the Redis channel layer (127.0.0.1:6379)
+# when they answer. Arguments are passed to both pytest runs.
 #
 # The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium; run as root, this
 # script installs it when it is missing. Without PostgreSQL the second run is skipped with a
@@ -12,6 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 CHROMIUM=/usr/bin/chromium
 POSTGRES_URL="postgres://postgres@127.0.0.1:5432/gandengyan"
+REDIS_TEST_URL="redis://127.0.0.1:6379/0"
 
 failed=()
 started=$SECONDS
@@ -31,7 +33,7 @@ if [ -x "$CHROMIUM" ]; then
     echo "$CHROMIUM is there."
 elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing Debian's chromium for the browser tests ..."
-    if ! { apt-get update -qq || true; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+    if ! { apt-get update -qq || true; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei; } \
         >/tmp/gandengyan-chromium-install.log 2>&1; then
         tail -n 20 /tmp/gandengyan-chromium-install.log >&2
     fi
@@ -90,10 +92,35 @@ start_postgres() {
     postgres_answers
 }
 
+redis_answers() {
+    python - <<'EOF'
+import sys
+
+import redis
+
+try:
+    redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=3).ping()
+except redis.RedisError as error:
+    print(f"Redis on 127.0.0.1:6379 does not answer: {error}", file=sys.stderr)
+    sys.exit(1)
+EOF
+}
+
+start_redis() {
+    command -v redis-server >/dev/null 2>&1 || return 1
+    echo "Starting Redis ..."
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no || true
+    for _ in $(seq 1 10); do
+        redis_answers 2>/dev/null && return 0
+        sleep 1
+    done
+    redis_answers
+}
+
 if [ "${TEST_POSTGRES:-1}" = "0" ]; then
     step "pytest on PostgreSQL: skipped (TEST_POSTGRES=0)"
 else
-    step "pytest on PostgreSQL: every test but the engine's"
+    step "pytest on PostgreSQL and Redis: every test but the engine's"
     postgres_up=false
     if postgres_answers; then
         postgres_up=true
@@ -101,10 +128,18 @@ else
         postgres_up=true
     fi
     if $postgres_up; then
+        redis_url=""
+        if redis_answers || { in_ci && start_redis; }; then
+            redis_url="$REDIS_TEST_URL"
+        elif in_ci; then
+            failed+=("redis")
+        else
+            echo "Redis does not answer: this run uses the in-memory channel layer." >&2
+        fi
         # pytest-django creates (and drops) the test database test_gandengyan itself.
         status=0
-        DATABASE_URL="$POSTGRES_URL" python -m pytest tests --ignore=tests/games/rules "$@" ||
-            status=$?
+        DATABASE_URL="$POSTGRES_URL" REDIS_URL="$redis_url" \
+            python -m pytest tests --ignore=tests/games/rules "$@" || status=$?
         # 5: the arguments selected no test that runs here, which is not a failure.
         if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then
             failed+=("pytest (PostgreSQL)")

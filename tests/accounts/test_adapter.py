@@ -24,9 +24,9 @@ def test_signup_opens_exactly_one_wallet_with_the_welcome_grant(client: Client) 
     )
     assert response.status_code == 302
     user = User.objects.get(username="xiaoming")
-    assert Wallet.objects.count() == 1
+    assert Wallet.objects.filter(is_house=False).count() == 1  # the house has the other
     assert Wallet.objects.get(user=user).balance == 10_000
-    [entry] = LedgerEntry.objects.all()
+    [entry] = LedgerEntry.objects.filter(wallet__is_house=False)
     assert (entry.wallet.user, entry.amount, entry.balance_after, entry.reason) == (
         user,
         10_000,
@@ -40,9 +40,9 @@ def test_a_refused_signup_opens_no_wallet(client: Client) -> None:
         SIGNUP, {"username": "xiaoming", "password1": "hongtao-7-dui", "password2": "other-9"}
     )
     assert response.status_code == 200
-    assert not User.objects.exists()
-    assert not Wallet.objects.exists()
-    assert not LedgerEntry.objects.exists()
+    assert not User.objects.exclude(wallet__is_house=True).exists()
+    assert not Wallet.objects.filter(is_house=False).exists()
+    assert not LedgerEntry.objects.filter(wallet__is_house=False).exists()
 
 
 def test_the_user_and_the_wallet_are_saved_together(
@@ -58,4 +58,4 @@ def test_the_user_and_the_wallet_are_saved_together(
             {"username": "xiaoming", "password1": "hongtao-7-dui", "password2": "hongtao-7-dui"},
         )
     assert not User.objects.filter(username="xiaoming").exists()
-    assert not Wallet.objects.exists()
+    assert not Wallet.objects.filter(is_house=False).exists()

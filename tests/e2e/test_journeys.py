@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -85,14 +86,14 @@ class PlayerJourneys(browser.BrowserTestCase):
         expect(page.locator(".player-box .balance-amount")).to_have_text("10,000")
         self.shot("lobby")
 
-        novice.get_by_role("button", name="进入").click()
-        expect(page).to_have_url(self.url("/rooms/novice/"))
-        expect(page.locator(".room-entered")).to_contain_text("你已进入新手场。")
-        expect(page.locator(".room-entered")).to_contain_text("牌桌即将开放")
-        self.shot("entered-novice")
+        novice.get_by_role("button", name="开始游戏").click()
+        expect(page).to_have_url(re.compile(r".*/tables/\d+/$"))
+        expect(page.locator("#table")).to_contain_text("新手场")
+        self.shot("seated-novice")
 
-        page.get_by_role("link", name="返回大厅").click()
-        page.locator("#room-senior").get_by_role("button", name="进入").click()
+        page.get_by_role("link", name="大厅").first.click()
+        expect(page.locator(".my-table")).to_contain_text("回到你在新手场的牌桌")
+        page.locator("#room-senior").get_by_role("button", name="开始游戏").click()
         expect(page).to_have_url(self.url("/rooms/senior/"))
         refusal = page.locator(".message-error")
         expect(refusal).to_have_text(
@@ -101,7 +102,6 @@ class PlayerJourneys(browser.BrowserTestCase):
         expect(refusal.get_by_role("link", name="中级场")).to_have_attribute(
             "href", "/rooms/intermediate/"
         )
-        expect(page.locator(".room-entered")).to_have_count(0)
         self.shot("refused-senior")
 
         # The same lobby in English, through the language switcher.

@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils import timezone
+
 from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
@@ -80,6 +82,9 @@ def start_from_position(
     )
     for seat, user in enumerate(players):
         GamePlayer.objects.create(game=game, seat=seat, user=user, is_bot=user is None)
+    game.to_move = selectors.game_state(game=game).to_move
+    game.turn_started_at = timezone.now()
+    game.save(update_fields=["to_move", "turn_started_at"])
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     return game

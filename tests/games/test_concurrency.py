@@ -1,8 +1,8 @@
 """Many threads settle many games and move coins on the same wallets at once (PostgreSQL).
 
 Each thread has its own database connection. Afterwards every game is settled exactly once, no
-balance is negative, each game's ledger rows sum to zero and each wallet's balance is the sum of
-its ledger rows.
+balance is negative, each game's ledger rows sum to zero (the house's row, if any, holding the bot
+seats' coins) and each wallet's balance is the sum of its ledger rows.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection, connections
+from django.db.models import Q
 
 from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import InsufficientCoins, coins_move
@@ -140,10 +141,11 @@ def test_concurrent_settlements_and_coin_moves() -> None:
         assert sum(row.amount for row in rows) == 0
         assert len({row.wallet_id for row in rows}) == len(rows)  # once per wallet
         coins = {p.user_id: p.coins for p in game.players.all() if p.user_id is not None}
+        bots = sum(p.coins for p in game.players.all() if p.user_id is None)
         for row in rows:
-            assert coins[row.wallet.user_id] == row.amount
+            assert row.amount == (bots if row.wallet.is_house else coins[row.wallet.user_id])
         assert sum(game.result["coins"]) == 0
-    for wallet in Wallet.objects.filter(user__in=users):
+    for wallet in Wallet.objects.filter(Q(user__in=users) | Q(is_house=True)):
         assert wallet.balance >= 0
         assert wallet.balance == sum(entry.amount for entry in wallet.entries.all())
         assert all(entry.balance_after >= 0 for entry in wallet.entries.all())

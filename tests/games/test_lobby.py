@@ -85,8 +85,8 @@ def state_snapshot(user: User) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize(
     ("accept_language", "rooms", "words"),
     [
-        ("zh-hans", ROOMS_ZH, ("底注", "入场金币", "在座玩家", "开放中", "进入")),
-        ("en", ROOMS_EN, ("Base", "Coins to enter", "Players seated", "Open", "Enter")),
+        ("zh-hans", ROOMS_ZH, ("底注", "入场金币", "在座玩家", "开放中", "开始游戏")),
+        ("en", ROOMS_EN, ("Base", "Coins to enter", "Players seated", "Open", "Play")),
     ],
 )
 def test_lobby_lists_the_six_rooms_with_base_and_range(
@@ -104,7 +104,7 @@ def test_lobby_lists_the_six_rooms_with_base_and_range(
         assert f"{seated_label} 0" in card
         assert open_label in card
         assert enter_label in card
-        assert f'action="/rooms/{code}/"' in html
+        assert f'action="/rooms/{code}/play/"' in html
 
 
 def test_lobby_switches_to_english_and_back(client: Client) -> None:
@@ -201,32 +201,34 @@ def test_the_room_page_shows_the_room(client: Client) -> None:
 
 def test_an_unknown_room_is_404(client: Client) -> None:
     assert client.get("/rooms/nowhere/").status_code == 404
-    assert client.post("/rooms/nowhere/").status_code == 404
+    assert client.post("/rooms/nowhere/play/").status_code == 404
 
 
-def test_a_player_within_the_range_enters(client: Client, player: PlayerFactory) -> None:
+def test_play_seats_a_player_within_the_range_at_a_table(
+    client: Client, player: PlayerFactory
+) -> None:
     user = player(balance=10_000)
     client.force_login(user)
-    before = state_snapshot(user)
+    wallet, ledger, _tables, _seats = state_snapshot(user)
 
-    response = client.post("/rooms/novice/")
+    response = client.post("/rooms/novice/play/")
+    seat = Seat.objects.select_related("table__room").get(user=user)
     assert response.status_code == 302
-    assert response["Location"] == "/rooms/novice/"
-    assert client.session["room"] == "novice"
-
-    html = client.get("/rooms/novice/").content.decode()
-    assert "你已进入新手场。" in html
-    assert "牌桌即将开放，很快就能在这里开始对局，请稍后再来。" in html
-    assert 'class="container messages"' not in html
-    # Entering writes no coins and invents no tables.
-    assert state_snapshot(user) == before
+    assert response["Location"] == f"/tables/{seat.table.pk}/"
+    assert seat.table.room.code == "novice"
+    # Sitting down moves no coins.
+    assert state_snapshot(user)[:2] == (wallet, ledger)
+    # Play again from the lobby: back to the same seat.
+    assert client.post("/rooms/novice/play/")["Location"] == f"/tables/{seat.table.pk}/"
+    assert Seat.objects.filter(user=user).count() == 1
 
 
 @pytest.mark.parametrize("balance", [1_000, 50_000])
 def test_the_range_includes_both_ends(client: Client, player: PlayerFactory, balance: int) -> None:
-    client.force_login(player(balance=balance))
-    client.post("/rooms/novice/")
-    assert client.session["room"] == "novice"
+    user = player(balance=balance)
+    client.force_login(user)
+    client.post("/rooms/novice/play/")
+    assert Seat.objects.filter(user=user, table__room__code="novice").exists()
 
 
 def test_too_few_coins_names_the_minimum_and_a_room_that_fits(
@@ -236,15 +238,13 @@ def test_too_few_coins_names_the_minimum_and_a_room_that_fits(
     client.force_login(user)
     before = state_snapshot(user)
 
-    response = client.post("/rooms/senior/", follow=True)
+    response = client.post("/rooms/senior/play/", follow=True)
     assert response.redirect_chain == [("/rooms/senior/", 302)]
     html = response.content.decode()
     assert (
         "高级场至少需要 20,000 金币才能进入，你现在有 10,000 金币。"
         '可以试试<a href="/rooms/intermediate/">中级场</a>。'
     ) in html
-    assert "你已进入" not in html
-    assert "room" not in client.session
     assert state_snapshot(user) == before
 
 
@@ -255,12 +255,11 @@ def test_below_the_lowest_room_points_to_relief_coins(
     client.force_login(user)
     before = state_snapshot(user)
 
-    html = client.post("/rooms/novice/", follow=True).content.decode()
+    html = client.post("/rooms/novice/play/", follow=True).content.decode()
     assert (
         "新手场至少需要 1,000 金币才能进入，你现在有 500 金币。"
         '可以在<a href="/accounts/profile/">个人中心</a>领取救济金。'
     ) in html
-    assert "room" not in client.session
     assert state_snapshot(user) == before
 
 
@@ -271,67 +270,62 @@ def test_too_many_coins_names_the_maximum_and_a_room_that_fits(
     client.force_login(user)
     before = state_snapshot(user)
 
-    html = client.post("/rooms/novice/", follow=True).content.decode()
+    html = client.post("/rooms/novice/play/", follow=True).content.decode()
     assert (
         "新手场最多只能带 50,000 金币进入，你现在有 700,000 金币。"
         '可以试试<a href="/rooms/senior/">高级场</a>。'
     ) in html
-    assert "room" not in client.session
     assert state_snapshot(user) == before
 
 
-def test_refusal_and_entry_in_english(english_client: Client, player: PlayerFactory) -> None:
-    english_client.force_login(player(balance=700_000))
-    html = english_client.post("/rooms/novice/", follow=True).content.decode()
+def test_refusal_and_play_in_english(english_client: Client, player: PlayerFactory) -> None:
+    user = player(balance=700_000)
+    english_client.force_login(user)
+    html = english_client.post("/rooms/novice/play/", follow=True).content.decode()
     assert (
         "Novice admits at most 50,000 coins; you have 700,000. "
         'Try <a href="/rooms/senior/">Senior</a>.'
     ) in html
 
-    html = english_client.post("/rooms/supreme/", follow=True).content.decode()
-    assert "You are in Supreme." in html
-    assert "Tables open here soon: play starts shortly." in html
+    html = english_client.post("/rooms/supreme/play/", follow=True).content.decode()
+    assert "Supreme" in html and 'id="table"' in html
+    assert "Waiting for players; bots take the free seats" in html
 
 
 def test_below_every_room_in_english(english_client: Client, player: PlayerFactory) -> None:
     english_client.force_login(player(balance=0))
-    html = english_client.post("/rooms/junior/", follow=True).content.decode()
+    html = english_client.post("/rooms/junior/play/", follow=True).content.decode()
     assert (
         "Junior needs at least 3,000 coins to enter; you have 0. "
         'You can claim relief coins on <a href="/accounts/profile/">your profile</a>.'
     ) in html
 
 
-def test_a_closed_room_refuses_entry(client: Client, player: PlayerFactory) -> None:
+def test_a_closed_room_refuses_to_seat(client: Client, player: PlayerFactory) -> None:
     Room.objects.filter(code="novice").update(is_open=False)
     user = player(balance=10_000)
     client.force_login(user)
     before = state_snapshot(user)
 
-    html = client.post("/rooms/novice/", follow=True).content.decode()
+    html = client.post("/rooms/novice/play/", follow=True).content.decode()
     assert "新手场暂未开放，请选择其他场次。" in messages_text(html)
-    assert "room" not in client.session
     assert state_snapshot(user) == before
 
 
-def test_a_room_closed_after_entering_no_longer_shows_the_player_inside(
-    client: Client, player: PlayerFactory
-) -> None:
-    client.force_login(player(balance=10_000))
-    client.post("/rooms/novice/")
-    Room.objects.filter(code="novice").update(is_open=False)
-    assert "你已进入" not in client.get("/rooms/novice/").content.decode()
-
-
-def test_a_visitor_who_enters_is_sent_to_log_in(client: Client) -> None:
-    response = client.post("/rooms/novice/")
+def test_a_visitor_who_presses_play_is_sent_to_log_in(client: Client) -> None:
+    response = client.post("/rooms/novice/play/")
     assert response.status_code == 302
     assert response["Location"] == "/accounts/login/?next=/rooms/novice/"
-    assert "room" not in client.session
+    assert not Seat.objects.exists()
 
 
-def test_a_refusal_message_is_shown_once(client: Client, player: PlayerFactory) -> None:
-    client.force_login(player(balance=10_000))
-    client.post("/rooms/senior/")
-    assert "高级场至少需要" in client.get("/rooms/senior/").content.decode()
-    assert "高级场至少需要" not in client.get("/rooms/senior/").content.decode()
+def test_playing_rooms_show_in_the_lobby_with_a_way_back(
+    client: Client, player: PlayerFactory
+) -> None:
+    user = player(balance=10_000)
+    client.force_login(user)
+    client.post("/rooms/novice/play/")
+    html = client.get("/").content.decode()
+    table = Seat.objects.get(user=user).table
+    assert f'href="/tables/{table.pk}/"' in html
+    assert "回到你在新手场的牌桌" in html

@@ -90,14 +90,15 @@ def test_changes_are_broadcast_after_commit_only(
 ) -> None:
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(services.game_group_name(position_game.pk), channel)
+    async_to_sync(layer.group_add)(services.table_group_name(position_game.table_id), channel)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.game_act(game=position_game, seat=0, action={"play": "3s 4h 5d"})
     assert len(callbacks) == 1  # nothing is sent before the commit
     callbacks[0]()
     message = async_to_sync(layer.receive)(channel)
     assert message == {
-        "type": "game.update",
+        "type": "table.update",
+        "table": position_game.table_id,
         "game": position_game.pk,
         "kind": "action",
         "number": 1,

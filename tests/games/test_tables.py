@@ -466,10 +466,10 @@ def test_a_bot_seat_is_named_in_the_active_language(room: Room, trio: list[User]
     )
     with translation.override("zh-hans"):
         names = [seat["name"] for seat in selectors.table_view(table=table, seat=0)["seats"]]
-    assert names == ["zhao", "机器人", "机器人"]
+    assert names == ["zhao", "机器人 2", "机器人 3"]
     with translation.override("en"):
         view = selectors.table_view(table=table, seat=None)
-    assert [seat["name"] for seat in view["seats"]] == ["zhao", "Bot", "Bot"]
+    assert [seat["name"] for seat in view["seats"]] == ["zhao", "Bot 2", "Bot 3"]
     assert [seat["coins"] for seat in view["seats"]] == [100_000, None, None]
     assert [seat["is_bot"] for seat in view["seats"]] == [False, True, True]
 

@@ -1,0 +1,221 @@
+"""The live table: one websocket per browser tab at a table.
+
+A client sends intents (play these cards, pass, play again); the consumer parses them, calls a
+service, and the service broadcasts to the table's group only after its transaction commits.
+Every consumer in the group then renders the table for its own seat and sends it: the whole
+table with its version, so a frame never holds another seat's cards and a client that missed
+a frame is whole again with the next one.
+
+Close codes: 4401 not signed in and 4404 no table this user may see (the client stays away);
+the server's own restarts close with 1012, after which htmx reconnects and gets a fresh frame.
+"""
+
+from __future__ import annotations
+
+import json
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation.trans_real import (
+    get_supported_language_variant,
+    parse_accept_lang_header,
+)
+
+from . import services
+from .models import Table
+from .runner import ensure_running_in_this_process
+from .selectors import table_get_for_user
+from .table_frames import refusal_message, render_frame, render_notice, render_prompt
+
+#: A table intent is a few hundred bytes; anything much larger is not one.
+MAX_MESSAGE_BYTES = 4096
+CLOSE_NOT_SIGNED_IN = 4401
+CLOSE_NO_TABLE = 4404
+
+ACTIONS = {"play", "pass", "again", "bots"}
+
+
+class Refused(Exception):
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message
+
+
+def language_of(scope: dict[str, Any]) -> str:
+    """The language of the page that opened the socket: the language cookie, then the
+    browser's Accept-Language, then the site's default."""
+    headers = dict(scope.get("headers") or [])
+    cookie = SimpleCookie()
+    try:
+        cookie.load(headers.get(b"cookie", b"").decode("latin-1"))
+    except Exception:
+        cookie = SimpleCookie()
+    candidates = []
+    if settings.LANGUAGE_COOKIE_NAME in cookie:
+        candidates.append(cookie[settings.LANGUAGE_COOKIE_NAME].value)
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _quality in parse_accept_lang_header(accept) if code != "*"]
+    for code in candidates:
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def parse_intent(text: str | None) -> dict[str, Any]:
+    """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "version": ...}``.
+
+    htmx sends a form's fields as JSON (a field given twice, like several checked cards, as a
+    list) plus a ``HEADERS`` object. Raises ``Refused`` for anything else.
+    """
+    if text is None or len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise Refused("bad_action")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Refused("bad_action") from None
+    if not isinstance(data, dict):
+        raise Refused("bad_action")
+    action = data.get("action")
+    if action not in ACTIONS:
+        raise Refused("bad_action")
+    cards = data.get("cards", "")
+    if isinstance(cards, list) and all(isinstance(card, str) for card in cards):
+        cards = " ".join(cards)
+    if not isinstance(cards, str):
+        raise Refused("bad_action")
+    meaning = data.get("as") or None
+    if meaning is not None and not isinstance(meaning, str):
+        raise Refused("bad_action")
+    version = data.get("version")
+    if version is not None and not isinstance(version, str):
+        raise Refused("bad_action")
+    return {"action": action, "cards": cards.strip(), "as": meaning, "version": version}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    group: str | None = None
+    language: str
+    # The table and the seat (None: watching) of the last frame.
+    seen: tuple[Table, int | None] | None = None
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
+        self.invite = (query.get("invite") or [None])[0]
+        self.language = language_of(self.scope)
+        user = self.scope.get("user")
+        await self.accept()
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        # Join the group before the first render, so no change can fall between them.
+        self.group = services.table_group_name(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        frame = await self._render()
+        if frame is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        await self.send(text_data=frame)
+        ensure_running_in_this_process()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        # A move in a game changes neither the seats nor the table row: the table and seat
+        # checked for the last frame still hold. Anything else is checked again.
+        frame = await self._render(reuse_table=event.get("kind") == "action")
+        if frame is None:  # no longer allowed to see the table (a private table closed)
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        await self.send(text_data=frame)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.group is None:
+            return
+        try:
+            intent = parse_intent(text_data)
+            reply = await self._act(intent)
+        except Refused as refused:
+            reply = await self._refusal(refused)
+        if reply:
+            await self.send(text_data=reply)
+
+    # Work in a thread: the database and the templates -------------------------------------------
+
+    @database_sync_to_async
+    def _render(self, reuse_table: bool = False) -> str | None:
+        with translation.override(self.language):
+            if not reuse_table or self.seen is None:
+                try:
+                    self.seen = table_get_for_user(
+                        user=self.scope["user"], table_id=self.table_id, invite_code=self.invite
+                    )
+                except Table.DoesNotExist:
+                    self.seen = None
+                    return None
+            table, seat = self.seen
+            return render_frame(table=table, seat=seat)
+
+    @database_sync_to_async
+    def _act(self, intent: dict[str, Any]) -> str:
+        """Make the intent; returns what to send back to this client only (the frames for
+        everyone come through the group, after the commit)."""
+        user = self.scope["user"]
+        with translation.override(self.language):
+            try:
+                table, seat = table_get_for_user(
+                    user=user, table_id=self.table_id, invite_code=self.invite
+                )
+            except Table.DoesNotExist:
+                raise Refused("not_seated") from None
+            if seat is None:
+                raise Refused("not_seated")
+            action = intent["action"]
+            try:
+                if action == "again":
+                    services.table_play_again(user=user, table=table)
+                elif action == "bots":
+                    services.table_call_bots(user=user, table=table)
+                else:
+                    if action == "play" and not intent["cards"]:
+                        raise Refused("no_selection")
+                    move: dict[str, Any] = (
+                        {"pass": True} if action == "pass" else {"play": intent["cards"]}
+                    )
+                    if action == "play" and intent["as"]:
+                        move["as"] = intent["as"]
+                    services.table_game_act(
+                        user=user, table=table, action=move, version=intent["version"]
+                    )
+            except services.TableRefused as refused:
+                raise Refused(refused.code, refused.message) from None
+            except services.GameActionRefused as refused:
+                if refused.code == "choose_meaning":
+                    return render_prompt(
+                        table=table, seat=seat, cards=intent["cards"], choices=refused.choices
+                    )
+                if refused.code == "stale":
+                    # The client's view is old: a fresh frame first, then why.
+                    return render_frame(table=table, seat=seat) + render_notice(
+                        refusal_message("stale")
+                    )
+                raise Refused(refused.code) from None
+            return ""
+
+    @database_sync_to_async
+    def _refusal(self, refused: Refused) -> str:
+        with translation.override(self.language):
+            return render_notice(refused.message or refusal_message(refused.code))

@@ -1,0 +1,27 @@
+"""``manage.py run_tables``: run the table runner (bots seating and moving) in its own process."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from games.runner import run_forever
+
+
+class Command(BaseCommand):
+    help = "Seat bots at tables that waited long enough and make the bots' due moves, forever."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=settings.TABLE_RUNNER_INTERVAL_SECONDS,
+            help="seconds between passes that found nothing to do",
+        )
+
+    def handle(self, *args: Any, interval: float, **options: Any) -> None:
+        self.stdout.write(f"Running tables every {interval} s; stop with Ctrl-C.")
+        asyncio.run(run_forever(interval=interval))

@@ -1,0 +1,84 @@
+"""The table runner: the work no player's click triggers. Bots take the free seats of tables
+whose players have waited long enough, and bots move when their turn is due.
+
+Each step is a service call in its own transaction that locks the row it changes and checks
+again under the lock, so any number of runners (in daphne processes or ``manage.py
+run_tables``) can work at once: a turn is taken once, by whichever runner gets the lock first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime, timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from . import services
+from .selectors import games_with_a_bot_to_move, tables_to_fill_with_bots
+
+logger = logging.getLogger(__name__)
+
+#: At most this many tables and games are handled per pass, so that one pass stays short.
+BATCH = 50
+
+
+def run_due_work(*, now: datetime | None = None) -> int:
+    """One pass: seat bots where they are due, then make the bot moves that are due. Returns how
+    many tables got bots plus how many moves were made. A failing table or game is logged and
+    skipped, so that it cannot stop the others."""
+    now = now or timezone.now()
+    done = 0
+    for table in list(tables_to_fill_with_bots(now=now)[:BATCH]):
+        try:
+            done += bool(services.table_fill_with_bots(table=table, now=now))
+        except Exception:
+            logger.exception("could not seat bots at table %s", table.pk)
+    due_before = now - timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
+    for game in list(games_with_a_bot_to_move(due_before=due_before)[:BATCH]):
+        try:
+            done += services.bot_take_turn(game=game, due_before=due_before) is not None
+        except Exception:
+            logger.exception("a bot could not move in game %s", game.pk)
+    return done
+
+
+def _run_once_closing_connections() -> int:
+    close_old_connections()
+    try:
+        return run_due_work()
+    finally:
+        close_old_connections()
+
+
+async def run_forever(*, interval: float) -> None:
+    """Run a pass every ``interval`` seconds (at once again after a pass that did something)."""
+    while True:
+        try:
+            done = await database_sync_to_async(_run_once_closing_connections)()
+        except Exception:
+            logger.exception("the table runner's pass failed")
+            done = 0
+        if not done:
+            await asyncio.sleep(interval)
+
+
+_running: dict[int, asyncio.Task[None]] = {}
+
+
+def ensure_running_in_this_process() -> None:
+    """Start the runner on the current event loop unless it already runs there, when the
+    ``TABLE_RUNNER_IN_PROCESS`` setting is on. The table consumer calls this, so that a single
+    daphne process serves a complete site without another process."""
+    if not settings.TABLE_RUNNER_IN_PROCESS:
+        return
+    loop = asyncio.get_running_loop()
+    task = _running.get(id(loop))
+    if task is not None and not task.done():
+        return
+    _running[id(loop)] = loop.create_task(
+        run_forever(interval=settings.TABLE_RUNNER_INTERVAL_SECONDS)
+    )

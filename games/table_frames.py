@@ -1,0 +1,220 @@
+"""The table as HTML for one viewer: the page's first render and every websocket frame.
+
+A frame is rendered from ``table_view`` for the viewer's own seat only, so it can hold no card
+that seat may not see. Each frame is the whole table with its version: a client that missed a
+frame is whole again with the next one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.rules import Card, ComboKind, parse_cards, parse_ranks
+from games.rules.combos import combo_from_ranks
+
+from .models import Table
+from .selectors import table_get_for_user, table_view
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+RED_SUITS = {"h", "d"}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """How one card looks: ``code`` is its notation (``Ts``, ``RJ``), ``rank`` the corner text."""
+
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    joker: str  # "", "big" or "small"
+    label: str  # for screen readers
+
+
+def card_face(code: str) -> CardFace:
+    card = Card.parse(code)
+    if card.is_joker:
+        big = str(card) == "RJ"
+        return CardFace(
+            code=str(card),
+            rank="JOKER",
+            suit="★",
+            red=big,
+            joker="big" if big else "small",
+            label=_("Big joker") if big else _("Small joker"),
+        )
+    text = str(card)
+    rank = "10" if text[0] == "T" else text[0]
+    suit = text[1]
+    return CardFace(
+        code=text,
+        rank=rank,
+        suit=SUIT_SYMBOLS[suit],
+        red=suit in RED_SUITS,
+        joker="",
+        label=f"{SUIT_NAMES()[suit]} {rank}",
+    )
+
+
+def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the active language
+    return {
+        "s": pgettext("suit", "Spades"),
+        "h": pgettext("suit", "Hearts"),
+        "d": pgettext("suit", "Diamonds"),
+        "c": pgettext("suit", "Clubs"),
+    }
+
+
+def faces(cards: str) -> list[CardFace]:
+    """Card faces of a card list in notation, lowest first (jokers last)."""
+    return [card_face(str(card)) for card in sorted(parse_cards(cards))] if cards else []
+
+
+def combo_label(ranks: str) -> str:
+    """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ..."""
+    combo = combo_from_ranks(parse_ranks(ranks))
+    names = {
+        ComboKind.SINGLE: _("Single"),
+        ComboKind.PAIR: _("Pair"),
+        ComboKind.STRAIGHT: _("Straight"),
+        ComboKind.PAIR_STRAIGHT: _("Pair straight"),
+        ComboKind.SOFT_BOMB: _("Bomb of three"),
+        ComboKind.HARD_BOMB: _("Bomb of four"),
+        ComboKind.ROCKET: _("Rocket"),
+    }
+    shown = " ".join("10" if part == "T" else part for part in ranks.split())
+    return f"{names[combo.kind]} {shown}"
+
+
+def _action_view(action: dict[str, Any] | None) -> dict[str, Any] | None:
+    if action is None:
+        return None
+    if action.get("pass"):
+        return {"pass": True}
+    return {"pass": False, "cards": faces(action["play"]), "label": combo_label(action["as"])}
+
+
+def frame_context(
+    *,
+    table: Table,
+    seat: int | None,
+    notice: str = "",
+    choices: tuple[str, ...] = (),
+    prompt_cards: str = "",
+) -> dict[str, Any]:
+    """Everything the table template needs, for ``seat`` (None: a spectator)."""
+    view = table_view(table=table, seat=seat)
+    game = view["game"]
+    seats = view["seats"]
+    count = len(seats)
+    bottom = seat if seat is not None else 0
+    # Opponents in the order of play from the viewer: the next player first.
+    order = [(bottom + step) % count for step in range(1, count)]
+    by_position = {row["position"]: row for row in seats}
+    for row in seats:
+        row["last"] = _action_view(row.get("last_action"))
+    engine = game["view"] if game else None
+    hand = faces(" ".join(engine["hand"])) if engine and engine.get("hand") else []
+    table_play = None
+    if engine and engine.get("table"):
+        played = engine["table"]
+        table_play = {
+            "seat": by_position[played["seat"]],
+            "cards": faces(played["cards"]),
+            "label": combo_label(played["as"]),
+        }
+    hints = game["hints"] if game else None
+    my_turn = hints is not None
+    to_move = next((row for row in seats if row["to_move"]), None)
+    settlement = None
+    if game and game["settlement"]:
+        settlement = []
+        for row in game["settlement"]["seats"]:
+            settlement.append({**row, "seat": by_position[row["position"]]})
+    winner_name = ""
+    if settlement and game is not None and game["winner"] is not None:
+        winner_name = by_position[game["winner"]]["name"]
+    return {
+        "view": view,
+        "winner_name": winner_name,
+        "game": game,
+        "engine": engine,
+        "me": by_position.get(seat) if seat is not None else None,
+        "bottom": by_position[bottom],
+        "opponents": [by_position[position] for position in order],
+        "hand": hand,
+        "table_play": table_play,
+        "my_turn": my_turn,
+        "leading": my_turn and engine is not None and engine["table"] is None,
+        "can_beat": bool(hints),
+        "hints": hints or [],
+        "to_move": to_move,
+        "settlement": settlement,
+        "multiplier": (game["settlement"] or {}).get("multiplier")
+        if game and game["settlement"]
+        else view["multiplier"],
+        "notice": notice,
+        "choices": [{"as": ranks, "label": combo_label(ranks)} for ranks in choices],
+        "prompt_cards": prompt_cards,
+        "invite_url": reverse("games:table_join", args=[view["invite_code"]])
+        if view["invite_code"]
+        else None,
+    }
+
+
+def render_frame(*, table: Table, seat: int | None) -> str:
+    """The websocket frame for ``seat``: the whole table, then the emptied prompt and notice."""
+    return render_to_string("games/table.html#frame", frame_context(table=table, seat=seat))
+
+
+def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:
+    """The fragment that asks which of ``choices`` the player means by ``cards``."""
+    context = frame_context(table=table, seat=seat, choices=choices, prompt_cards=cards)
+    return render_to_string("games/table.html#prompt", context)
+
+
+def render_notice(message: str) -> str:
+    """The fragment that shows ``message`` (escaped) in the notice slot."""
+    return render_to_string("games/table.html#notice", {"notice": message})
+
+
+def render_frame_for_user(
+    *, user: AbstractBaseUser | AnonymousUser, table_id: int, invite_code: str | None = None
+) -> tuple[str, str]:
+    """``user``'s frame of the table (their seat, or a spectator's), and its version. Raises
+    ``Table.DoesNotExist`` when the user may not see the table."""
+    table, seat = table_get_for_user(user=user, table_id=table_id, invite_code=invite_code)
+    context = frame_context(table=table, seat=seat)
+    return render_to_string("games/table.html#frame", context), context["view"]["version"]
+
+
+def refusal_message(code: str) -> str:
+    """What to tell a player whose action was refused, by the refusal's code."""
+    messages = {
+        "stale": _("The table changed before your action arrived. Please look again."),
+        "not_your_turn": _("It is not your turn."),
+        "does_not_beat": _("These cards do not beat the cards on the table."),
+        "not_a_combination": _("These cards do not form a combination."),
+        "cards_not_in_hand": _("You do not hold these cards."),
+        "leader_must_play": _("You lead this round, so you must play."),
+        "lone_joker": _(
+            "A joker may be played alone only as your last card, when the stock is empty."
+        ),
+        "meaning_not_possible": _("These cards cannot be played that way."),
+        "game_over": _("This game is over."),
+        "not_seated": _("You are not playing at this table."),
+        "no_game": _("No game is being played at this table."),
+        "no_selection": _("Choose the cards to play first."),
+        "choose_meaning": _("These cards can be played in more than one way: choose one."),
+        "bad_action": _("That action was not understood."),
+        "too_fast": _("Too many actions at once. Please slow down."),
+    }
+    return messages.get(code, _("That action is not allowed now."))

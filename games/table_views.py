@@ -1,0 +1,102 @@
+"""Pages of a table: Play in a room, private tables and their invitations, the table itself
+(live over ``games.consumers.TableConsumer``) and leaving it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from . import services
+from .models import Room, Table
+from .selectors import table_get_for_user
+from .table_frames import frame_context
+from .views import player_balance, room_entry_refusal
+
+
+def _room_or_404(code: str) -> Room:
+    return get_object_or_404(Room, code=code)
+
+
+@require_POST
+def room_play(request: HttpRequest, code: str) -> HttpResponse:
+    """The "Play" button of a room: a seat at a table there, then the table."""
+    room = _room_or_404(code)
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("games:room", args=[room.code]))
+    balance = player_balance(request) or 0
+    refusal = room_entry_refusal(room=room, balance=balance)
+    if refusal is not None:
+        messages.error(request, refusal)
+        return redirect("games:room", code=room.code)
+    try:
+        table, _seat = services.table_play(user=request.user, room=room)
+    except services.TableRefused as refused:
+        messages.error(request, refused.message)
+        return redirect("games:room", code=room.code)
+    return redirect("games:table", table_id=table.pk)
+
+
+@require_POST
+@login_required
+def room_private_table(request: HttpRequest, code: str) -> HttpResponse:
+    """Open a private table in a room, to invite friends to by link."""
+    room = _room_or_404(code)
+    try:
+        table = services.table_create_private(user=request.user, room=room)
+    except services.TableRefused as refused:
+        messages.error(request, refused.message)
+        return redirect("games:room", code=room.code)
+    return redirect("games:table", table_id=table.pk)
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table, live: the player's seat, or a spectator's view of a public table."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    try:
+        table, seat = table_get_for_user(user=request.user, table_id=table_id)
+    except Table.DoesNotExist:
+        raise Http404("no such table") from None
+    context = frame_context(table=table, seat=seat)
+    context["ws_url"] = f"/ws/tables/{table.pk}/"
+    return render(request, "games/table.html", context)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def table_join(request: HttpRequest, code: str) -> HttpResponse:
+    """An invitation link: GET shows whose table it is, POST takes a seat at it."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    table = Table.objects.select_related("room", "created_by").filter(invite_code=code).first()
+    if table is None or table.status == Table.Status.CLOSED:
+        return render(request, "games/table_join.html", {"table": None}, status=404)
+    if request.method == "POST":
+        try:
+            services.table_join_by_invite(user=request.user, code=code)
+        except services.TableRefused as refused:
+            messages.error(request, refused.message)
+            return redirect("games:table_join", code=code)
+        return redirect("games:table", table_id=table.pk)
+    seated = table.seats.filter(user_id=request.user.pk).exists()
+    if seated:
+        return redirect("games:table", table_id=table.pk)
+    free = table.seats.filter(user__isnull=True, is_bot=False).count()
+    return render(request, "games/table_join.html", {"table": table, "free": free})
+
+
+@require_POST
+@login_required
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    try:
+        services.table_leave(user=request.user, table=table)
+    except services.TableRefused as refused:
+        messages.error(request, refused.message)
+        return redirect("games:table", table_id=table.pk)
+    return redirect("games:home")

@@ -1,0 +1,251 @@
+"""Playing at a live table in a real browser: against bots, three people at one table, a
+reload in the middle of a game, and a spectator."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from django.test import override_settings
+from playwright.sync_api import Page, expect
+
+from accounts.models import LedgerEntry, LedgerReason, User, Wallet
+from accounts.services import wallet_create
+from accounts.templatetags.accounts_tags import coins, signed_coins
+from games.models import Game, GamePlayer, Room, Table
+from tests.e2e import browser
+
+pytestmark = pytest.mark.e2e
+
+GAME_TIMEOUT = 240  # seconds for a whole game; bots move after BOT_MOVE_DELAY_SECONDS
+
+
+def make_player(username: str) -> User:
+    user = User.objects.create_user(username=username, password=browser.PASSWORD)
+    wallet_create(user=user)
+    return user
+
+
+def table_state(page: Page) -> dict[str, str]:
+    table = page.locator("#table")
+    return {
+        "version": table.get_attribute("data-version") or "",
+        "status": table.get_attribute("data-status") or "",
+        "my_turn": table.get_attribute("data-my-turn") or "",
+    }
+
+
+def wait_for_version_change(page: Page, version: str, timeout: float = 20) -> None:
+    page.wait_for_function(
+        "v => { const t = document.getElementById('table'); return t && t.dataset.version !== v; }",
+        arg=version,
+        timeout=timeout * 1000,
+    )
+
+
+def take_turn(page: Page, *, use_hint: bool) -> None:
+    """Make one move as a person would: pick cards (by Hint, or by clicking the cards of the
+    first suggestion) and press Play, or press Pass when nothing beats the table."""
+    version = table_state(page)["version"]
+    hints = json.loads(page.locator("#hints").text_content() or "[]")
+    if not hints:
+        page.locator('[data-action="pass"]').click()
+    else:
+        if use_hint:
+            page.locator('[data-action="hint"]').click()
+        else:
+            for code in hints[0]["cards"].split():
+                page.locator(f'#hand-form label[data-card="{code}"]').click()
+        chosen = page.locator("#hand-form input[name=cards]:checked")
+        expect(chosen).to_have_count(len(hints[0]["cards"].split()))
+        page.locator('[data-action="play"]').click()
+        choice = page.locator("#prompt .prompt-choice button")
+        try:
+            choice.first.wait_for(timeout=1500)
+            choice.first.click()
+        except Exception:
+            pass  # one meaning only: no prompt
+    wait_for_version_change(page, version)
+
+
+def play_to_the_end(
+    pages: list[Page], *, on_turn: object = None, before_turn: object = None
+) -> int:
+    """Let every page move when it is its turn until the game ends; returns the turns taken.
+    ``before_turn(page, turns)`` and ``on_turn(turns)`` are called around each move."""
+    turns = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while time.monotonic() < deadline:
+        for page in pages:
+            if page.locator("#table .settlement").count():
+                return turns
+        mover = next((page for page in pages if table_state(page)["my_turn"] == "true"), None)
+        if mover is None:
+            time.sleep(0.1)
+            continue
+        if callable(before_turn):
+            before_turn(mover, turns)
+        take_turn(mover, use_hint=turns % 2 == 0)
+        turns += 1
+        if callable(on_turn):
+            on_turn(turns)
+    raise AssertionError("the game did not end in time")
+
+
+@override_settings(
+    BOT_FILL_SECONDS=1, BOT_MOVE_DELAY_SECONDS=0.1, TABLE_RUNNER_INTERVAL_SECONDS=0.1
+)
+class AgainstBots(browser.BrowserTestCase):
+    def test_a_new_player_plays_a_whole_game_against_two_bots(self) -> None:
+        self.shot_prefix = "c-bots"
+        page = self.page
+        page.goto(self.url("/accounts/signup/"))
+        page.locator("main input[name=username]").fill("xiaohong")
+        page.locator("main input[name=password1]").fill(browser.PASSWORD)
+        page.locator("main input[name=password2]").fill(browser.PASSWORD)
+        page.locator("main form button[type=submit]").click()
+        expect(page.locator(".player-box .balance-amount")).to_have_text("10,000")
+
+        page.locator("#room-novice").get_by_role("button", name="开始游戏").click()
+        expect(page).to_have_url(re.compile(r".*/tables/\d+/$"))
+        expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+        self.shot("waiting")
+        # Bots take the two free seats after a moment, and the game starts.
+        expect(page.locator("#table")).to_have_attribute("data-status", "playing", timeout=20_000)
+        expect(page.locator(".opponents .seat .badge-bot")).to_have_count(2)
+        expect(page.locator("#hand-form .card")).not_to_have_count(0)
+        user = User.objects.get(username="xiaohong")
+        table = Table.objects.get(seats__user=user)
+
+        # A spectator on a phone sees the table but no hand.
+        watcher = make_player("kanke")
+        phone = self.new_context(viewport={"width": 390, "height": 844}).new_page()
+        self.log_in(phone, "kanke")
+        phone.goto(self.url(f"/tables/{table.pk}/"))
+        expect(phone.locator("#table")).to_have_attribute("data-spectator", "true")
+        expect(phone.locator(".spectating")).to_have_text("你正在观战。")
+        expect(phone.locator("#hand-form")).to_have_count(0)
+        expect(phone.locator(".opponents .seat")).to_have_count(2)
+        expect(phone.locator(".me-area .seat")).to_contain_text("xiaohong")
+        self.shot("spectator-phone", phone)
+        assert watcher.pk
+
+        shots = {"done": False}
+
+        def mid_game(mover: Page, turn: int) -> None:
+            # The table at the player's turn, with cards to beat: the README's picture.
+            if not shots["done"] and mover.locator("[data-board]").count():
+                shots["done"] = True
+                self.shot("playing")
+
+        play_to_the_end([page], before_turn=mid_game)
+        expect(page.locator(".settlement")).to_be_visible()
+        self.shot("settlement")
+
+        game = Game.objects.get(table=table)
+        assert game.status == Game.Status.FINISHED and game.settled_at is not None
+        mine = GamePlayer.objects.get(game=game, user=user)
+        assert mine.coins != 0  # bots play for the house: every game moves coins
+        row = page.locator(f'.settlement tr[data-seat="{mine.seat}"]')
+        expect(row.locator(".coin-change")).to_have_text(signed_coins(mine.coins))
+        expect(page.locator(".seed")).to_have_text(game.seed)
+        # The spectator saw the end too, and still no hand.
+        expect(phone.locator(".settlement")).to_be_visible()
+        expect(phone.locator("[data-card]").filter(has=phone.locator("input"))).to_have_count(0)
+
+        # The wallet and the ledger show exactly that change.
+        balance = Wallet.objects.get(user=user).balance
+        assert balance == 10_000 + mine.coins
+        entry = LedgerEntry.objects.get(wallet__user=user, game=game, reason=LedgerReason.GAME)
+        assert entry.amount == mine.coins
+        page.goto(self.url("/accounts/profile/"))
+        expect(page.get_by_test_id("balance")).to_have_text(coins(balance))
+        first_row = page.locator("#ledger tbody tr").first
+        expect(first_row.locator(".amount")).to_have_text(signed_coins(mine.coins))
+        expect(first_row).to_contain_text("牌局结算")
+        self.shot("profile-after-game")
+
+
+@override_settings(BOT_FILL_SECONDS=60)
+class ThreePeople(browser.BrowserTestCase):
+    def test_three_friends_play_one_game_and_a_reload_restores_the_view(self) -> None:
+        self.shot_prefix = "d-friends"
+        for name in ("dawei", "erbao", "sanmao"):
+            make_player(name)
+        # A friendly room with a small stake and no limits, so that whoever loses can play on.
+        Room.objects.create(
+            code="friends", name_zh="好友场", name_en="Friends", base=10, min_coins=0, position=9
+        )
+        host = self.page
+        self.log_in(host, "dawei")
+        host.goto(self.url("/rooms/friends/"))
+        host.get_by_role("button", name="开私人牌桌").click()
+        expect(host).to_have_url(re.compile(r".*/tables/\d+/$"))
+        invite = host.locator("[data-invite-link]")
+        expect(invite).to_have_value(re.compile(r"^http://.*/join/[\w-]+/$"))
+        link = invite.input_value()
+        self.shot("private-table")
+
+        pages = [host]
+        for name in ("erbao", "sanmao"):
+            page = self.new_context().new_page()
+            self.log_in(page, name)
+            page.goto(link)
+            expect(page.locator("h1")).to_contain_text("dawei 邀请你")
+            page.get_by_role("button", name="入座").click()
+            expect(page).to_have_url(re.compile(r".*/tables/\d+/$"))
+            pages.append(page)
+        for page in pages:
+            expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+            expect(page.locator("#hand-form .card")).not_to_have_count(0)
+        self.shot("everyone-seated")
+
+        reloaded = {"done": False}
+
+        def reload_one(turn: int) -> None:
+            if turn != 4 or reloaded["done"]:
+                return
+            reloaded["done"] = True
+            page = pages[1]
+            before = table_state(page)["version"]
+            text = page.locator("#table").inner_text()
+            hand = page.locator("#hand-form .card").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"
+            )
+            page.reload()
+            expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+            assert table_state(page)["version"] == before
+            assert page.locator("#table").inner_text() == text
+            assert (
+                page.locator("#hand-form .card").evaluate_all(
+                    "cards => cards.map(c => c.dataset.card)"
+                )
+                == hand
+            )
+            self.shot("after-reload", page)
+
+        turns = play_to_the_end(pages, on_turn=reload_one)
+        assert reloaded["done"] and turns >= 4
+        for page in pages:
+            expect(page.locator(".settlement")).to_be_visible()
+            expect(page.locator(".settlement tbody tr")).to_have_count(3)
+        self.shot("settlement")
+        game = Game.objects.get(table__seats__user__username="dawei")
+        assert game.settled_at is not None
+        changes = {p.user.username: p.coins for p in game.players.select_related("user")}
+        assert sum(changes.values()) == 0
+        for page, name in zip(pages, ("dawei", "erbao", "sanmao"), strict=True):
+            seat = game.players.get(user__username=name).seat
+            expect(page.locator(f'.settlement tr[data-seat="{seat}"] .coin-change')).to_have_text(
+                signed_coins(changes[name])
+            )
+
+        # Play again: everyone ready, the winner deals the next game.
+        for page in pages:
+            page.locator('[data-action="again"]').click()
+        for page in pages:
+            expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+        second = Game.objects.get(table=game.table, number=2)
+        assert second.dealer == game.winner

@@ -1,0 +1,118 @@
+"""Helpers for tests of the live table: websocket clients through the site's real ASGI stack
+(origin check, session cookie, routing), and checks on the frames they receive."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from games.models import Game, Table
+from games.rules import GameState, GandengyanRules
+from games.rules.cards import cards_from_mask
+from games.rules.moves import move_from_json
+from gandengyan.asgi import application
+
+VERSION = re.compile(r'id="table"[^>]*data-version="([^"]+)"', re.S)
+DATA_CARD = re.compile(r'data-card="([^"]+)"')
+# Card codes anywhere in the text, as words: "5s", "Th", "BJ" ...
+CARD_WORD = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][shdc]|BJ|RJ)(?![0-9A-Za-z])")
+SEED = re.compile(r'<code class="seed"[^>]*>[0-9a-f]*</code>')
+
+
+def session_cookie(user: User) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def connect(
+    user: User | None, table_id: int, *, language: str = "zh-hans", query: str = ""
+) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+    cookies = [f"django_language={language}"]
+    if user is not None:
+        cookies.append(f"sessionid={await database_sync_to_async(session_cookie)(user)}")
+    headers.append((b"cookie", "; ".join(cookies).encode()))
+    path = f"/ws/tables/{table_id}/" + (f"?{query}" if query else "")
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _code = await communicator.connect(timeout=10)
+    assert connected
+    return communicator
+
+
+def version_of(frame: str) -> str | None:
+    match = VERSION.search(frame)
+    return match.group(1) if match else None
+
+
+def intent(action: str, **fields: Any) -> str:
+    """A message as htmx's websocket extension sends it: the form's fields and HEADERS."""
+    return json.dumps({"action": action, **fields, "HEADERS": {"HX-Request": "true"}})
+
+
+def state_at(game: Game, events: int) -> GameState:
+    """The game's position after its first ``events`` stored actions."""
+    rules = GandengyanRules.from_dict(game.rules)
+    state = GameState.from_position(game.hands, game.stock, game.dealer, rules=rules)
+    actions = list(game.events.order_by("number").values_list("action", flat=True)[:events])
+    for action in actions:
+        state = state.apply(move_from_json(action))
+    return state
+
+
+def hidden_cards(state: GameState, seat: int | None) -> set[str]:
+    """The cards ``seat`` may not see in ``state``: every other hand and the stock."""
+    hidden = {str(card) for card in state.stock_cards()}
+    for other in range(state.players):
+        if other != seat:
+            hidden |= {str(card) for card in cards_from_mask(state.hands[other])}
+    return hidden
+
+
+def check_frame(frame: str, *, seat: int | None) -> str:
+    """Assert that ``frame`` (a whole-table frame) shows ``seat`` no card it may not see, at the
+    position its version names; returns the version."""
+    version = version_of(frame)
+    assert version is not None, frame[:300]
+    table_version, game_id, events = version.split(".")
+    if game_id == "0":
+        assert not DATA_CARD.search(frame)
+        return version
+    game = Game.objects.get(pk=int(game_id))
+    state = state_at(game, int(events))
+    hidden = hidden_cards(state, seat)
+    shown = set(DATA_CARD.findall(frame)) | set(CARD_WORD.findall(SEED.sub("", frame)))
+    leaked = shown & hidden
+    assert not leaked, f"seat {seat} was shown {sorted(leaked)} at {version}"
+    if seat is None:
+        assert 'name="cards"' not in frame and 'id="hand-form"' not in frame
+    if game.status == Game.Status.PLAYING and game.seed:
+        assert game.seed not in frame
+    return version
+
+
+async def receive_frames_until(
+    communicator: WebsocketCommunicator, *, seat: int | None, version: str, timeout: float = 10
+) -> list[str]:
+    """Receive (and check) frames until one shows ``version``; returns all received."""
+    frames = []
+    while True:
+        text = await communicator.receive_from(timeout=timeout)
+        frames.append(text)
+        if version_of(text) is None:
+            continue
+        seen = await database_sync_to_async(check_frame)(text, seat=seat)
+        if seen == version:
+            return frames
+
+
+def current_version(table_id: int) -> str:
+    from games.selectors import table_version
+
+    return table_version(table=Table.objects.get(pk=table_id))

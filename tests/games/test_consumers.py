@@ -1,0 +1,363 @@
+"""The live table over websockets, through the site's real ASGI stack and the channel layer of
+the run (in memory by default, Redis when REDIS_URL is set).
+
+Every frame a player or spectator receives is checked against the game's position at the
+version the frame names: it holds no card of another seat's hand nor of the stock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import override_settings
+
+from accounts.models import LedgerEntry, User
+from games import services
+from games.models import Game, GameEvent, Room, Table
+from games.rules import PASS, Play
+from games.selectors import game_state
+from tests.games.helpers import balance, make_player, make_room, start_from_position
+from tests.games.live import (
+    check_frame,
+    connect,
+    current_version,
+    intent,
+    receive_frames_until,
+    version_of,
+)
+
+pytestmark = [
+    pytest.mark.asyncio,
+    # Real commits, as the consumers see them; the rooms the migrations made are restored after.
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+GAMES = int(os.environ.get("TEST_LIVE_GAMES", "200"))
+SPECTATED = 20  # the spectator watches the first games (spectators have their own tests too)
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _fresh_layer_and_no_runner() -> AsyncIterator[None]:
+    """A channel layer made in this test's event loop; the runner stays off, so that the test
+    moves the bots itself, in a known order. The connections the consumers' database thread
+    kept open are closed after, so that the test database can be dropped."""
+    channel_layers.backends.clear()
+    with override_settings(TABLE_RUNNER_IN_PROCESS=False):
+        yield
+    await database_sync_to_async(connections.close_all)()
+    channel_layers.backends.clear()
+
+
+def _table_with_bots(user: User, room: Room) -> Table:
+    table, _seat = services.table_play(user=user, room=room)
+    services.table_call_bots(user=user, table=table)
+    table.refresh_from_db()
+    return table
+
+
+def _choose(game: Game, rng: random.Random) -> tuple[int, dict[str, str]]:
+    """A seat to move and a legal intent for it (mostly plays)."""
+    state = game_state(game=game)
+    moves = state.legal_moves()
+    plays = [move for move in moves if isinstance(move, Play)]
+    move = rng.choice(plays if plays and rng.random() < 0.8 else moves)
+    assert state.to_move is not None
+    if move is PASS:
+        return state.to_move, {"action": "pass"}
+    assert isinstance(move, Play) and move.combo is not None
+    cards = [str(card) for card in move.cards]
+    return state.to_move, {"action": "play", "cards": cards, "as": move.combo.ranks_text()}
+
+
+def _latest_game(table_id: int) -> Game:
+    return Game.objects.filter(table_id=table_id).order_by("-number").first()  # type: ignore[return-value]
+
+
+async def test_200_games_against_bots_never_show_a_hidden_card() -> None:
+    """A player at seat 0 plays 200 games against two bots, by intents over the socket, while a
+    spectator watches the first of them; every frame of both is checked."""
+    room = await database_sync_to_async(make_room)()
+    player = await database_sync_to_async(make_player)("wang", coins=10**9)
+    watcher = await database_sync_to_async(make_player)("kan", coins=10**9)
+    table = await database_sync_to_async(_table_with_bots)(player, room)
+    socket = await connect(player, table.pk)
+    spectator: WebsocketCommunicator | None = await connect(watcher, table.pk)
+    rng = random.Random(20261129)
+    frames = 0
+    finished = 0
+    try:
+        version = await _version(table.pk)
+        frames += len(await receive_frames_until(socket, seat=0, version=version))
+        assert spectator is not None
+        frames += len(await receive_frames_until(spectator, seat=None, version=version))
+        while True:
+            game = await database_sync_to_async(_latest_game)(table.pk)
+            if game.status != Game.Status.PLAYING:
+                finished += 1
+                if finished == GAMES:
+                    break
+                if finished == SPECTATED:
+                    await spectator.disconnect()
+                    spectator = None
+                await socket.send_to(text_data=intent("again"))
+            else:
+                seat, chosen = await database_sync_to_async(_choose)(game, rng)
+                if seat == 0:
+                    await socket.send_to(text_data=intent(**chosen, version=version))
+                else:
+                    await database_sync_to_async(services.bot_take_turn)(game=game)
+            received, version = await _follow(socket, seat=0, table_id=table.pk, old=version)
+            frames += received
+            if spectator is not None:
+                frames += len(await receive_frames_until(spectator, seat=None, version=version))
+    finally:
+        await socket.disconnect()
+        if spectator is not None:
+            await spectator.disconnect()
+    assert finished == GAMES
+    assert await database_sync_to_async(Game.objects.filter(table=table).count)() == GAMES
+    assert frames > GAMES * 10
+
+
+async def _follow(
+    socket: WebsocketCommunicator, *, seat: int, table_id: int, old: str | None
+) -> tuple[int, str]:
+    """Receive (and check) frames until the table has moved on from ``old`` and a frame shows
+    where it is now; returns how many frames came and that version."""
+    received = 0
+    target = None
+    while True:
+        text = await socket.receive_from(timeout=10)
+        received += 1
+        if version_of(text) is None:
+            continue
+        seen = await database_sync_to_async(check_frame)(text, seat=seat)
+        if target is None and seen != old:
+            target = await _version(table_id)
+        if target is not None and seen == target:
+            return received, target
+
+
+async def _wait_for_change(table_id: int, version: str | None) -> str:
+    """The table's version once it differs from ``version`` (the intent has been handled)."""
+    for _ in range(500):
+        now = await _version(table_id)
+        if now != version:
+            return now
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"table {table_id} stayed at version {version}")
+
+
+async def _version(table_id: int) -> str:
+    return await database_sync_to_async(current_version)(table_id)
+
+
+# Three people at one table -----------------------------------------------------------------------
+
+
+def _seated_table(room: Room, users: list[User]) -> Table:
+    """A table where ``users`` sit, with no game yet."""
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user, ready=True)
+    return table
+
+
+async def test_three_people_play_a_game_and_each_sees_every_move_and_only_their_cards() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("zhao", "qian", "sun")]
+    table = await database_sync_to_async(_seated_table)(room, users)
+    sockets = [await connect(user, table.pk) for user in users]
+    for seat, socket in enumerate(sockets):
+        await receive_frames_until(socket, seat=seat, version=await _version(table.pk))
+    game = await database_sync_to_async(services.game_start)(table=table, players=users, seed=7)
+    rng = random.Random(7)
+    version = await _version(table.pk)
+    last: list[str] = [""] * 3
+    try:
+        while True:
+            for seat, socket in enumerate(sockets):
+                last[seat] = (await receive_frames_until(socket, seat=seat, version=version))[-1]
+            await database_sync_to_async(game.refresh_from_db)()
+            if game.status != Game.Status.PLAYING:
+                break
+            seat, chosen = await database_sync_to_async(_choose)(game, rng)
+            await sockets[seat].send_to(text_data=intent(**chosen, version=version))
+            version = await _wait_for_change(table.pk, version)
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+    # Everyone sees the settlement and the seed, now that the game is over.
+    for frame in last:
+        assert game.seed in frame and 'class="settlement"' in frame
+    assert game.settled_at is not None
+
+
+# Refusals ----------------------------------------------------------------------------------------
+
+HANDS = ["3s 4s 5s 9h 4d BJ", "6h 7h Kd 5c", "8c 9c Qc 6c"]
+STOCK = "Ah As Ac Ad 2s 2h 7s 7c"
+
+
+def _position_table(room: Room, users: list[User]) -> tuple[Table, Game]:
+    table = _seated_table(room, users)
+    game = start_from_position(table=table, players=users, hands=HANDS, stock=STOCK, dealer=0)
+    return table, game
+
+
+def _snapshot(table: Table, game: Game, users: list[User]) -> tuple[object, ...]:
+    table.refresh_from_db()
+    return (
+        table.version,
+        table.status,
+        list(GameEvent.objects.filter(game=game).values_list("number", "seat", "action")),
+        [balance(user) for user in users],
+        LedgerEntry.objects.count(),
+    )
+
+
+async def _notice(socket: WebsocketCommunicator) -> str:
+    """The notice of the next message (after the fresh frame a stale action gets first)."""
+    text = await socket.receive_from(timeout=10)
+    assert 'id="notice"' in text, text[:200]
+    return text
+
+
+@pytest.mark.parametrize(
+    ("seat", "message", "expected"),
+    [
+        (1, {"action": "play", "cards": ["6h"]}, "还没轮到你"),
+        (0, {"action": "play", "cards": ["3s", "9h"]}, "不成牌型"),
+        (0, {"action": "play", "cards": ["6h"]}, "你手里没有这些牌"),
+        (0, {"action": "pass"}, "必须出牌"),
+        (0, {"action": "play", "cards": []}, "请先选择"),
+        (0, {"action": "play", "cards": "3s", "as": "7"}, "不能这样出"),
+        (0, {"action": "play", "cards": "BJ"}, "王"),
+        (0, {"action": "play", "cards": [3, 4]}, "看不懂"),
+        (0, {"action": "shuffle"}, "看不懂"),
+        (0, {"action": "play", "cards": "3s", "version": "1.1.0"}, "牌局已变化"),
+    ],
+)
+async def test_a_refused_action_gets_a_clear_message_and_changes_nothing(
+    seat: int, message: dict[str, object], expected: str
+) -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[seat], table.pk)
+    version = await _version(table.pk)
+    await receive_frames_until(socket, seat=seat, version=version)
+    before = await database_sync_to_async(_snapshot)(table, game, users)
+    fields = {"version": version, **message}
+    await socket.send_to(text_data=intent(**fields))  # type: ignore[arg-type]
+    text = await _notice(socket)
+    if 'id="table"' in text:  # stale: a fresh frame, then the notice
+        check = await database_sync_to_async(check_frame)(text, seat=seat)
+        assert check == version
+    assert expected in text
+    assert await database_sync_to_async(_snapshot)(table, game, users) == before
+    await socket.disconnect()
+
+
+async def test_malformed_frames_are_refused_without_closing_the_socket() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[0], table.pk)
+    await receive_frames_until(socket, seat=0, version=await _version(table.pk))
+    before = await database_sync_to_async(_snapshot)(table, game, users)
+    for text in ["not json", "[1, 2]", '"play"', "{}", "x" * 10_000, '{"action": null}']:
+        await socket.send_to(text_data=text)
+        assert "看不懂" in await _notice(socket)
+    assert await database_sync_to_async(_snapshot)(table, game, users) == before
+    # Still connected: a good action goes through.
+    version = await _version(table.pk)
+    await socket.send_to(text_data=intent("play", cards=["3s"], version=version))
+    await receive_frames_until(socket, seat=0, version=await _wait_for_change(table.pk, version))
+    await socket.disconnect()
+
+
+async def test_a_repeated_action_is_applied_once() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[0], table.pk, language="en")
+    version = await _version(table.pk)
+    await receive_frames_until(socket, seat=0, version=version)
+    play = intent("play", cards=["3s"], version=version)
+    await socket.send_to(text_data=play)
+    await socket.send_to(text_data=play)  # a double click
+    after = await _wait_for_change(table.pk, version)
+    frames = await receive_frames_until(socket, seat=0, version=after)
+    text = "".join(frames) + await socket.receive_from(timeout=10)
+    while "table changed" not in text:
+        text += await socket.receive_from(timeout=10)
+    assert "The table changed before your action arrived" in text
+    events = await database_sync_to_async(list)(game.events.values_list("seat", "action"))
+    assert events == [(0, {"play": "3s"})]
+    await socket.disconnect()
+
+
+async def test_a_spectator_cannot_act_and_sees_no_hand() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    watcher = await database_sync_to_async(make_player)("kan")
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(watcher, table.pk)
+    version = await _version(table.pk)
+    frames = await receive_frames_until(socket, seat=None, version=version)
+    assert 'id="hand-form"' not in frames[-1]
+    before = await database_sync_to_async(_snapshot)(table, game, users)
+    await socket.send_to(text_data=intent("play", cards=["3s"], version=version))
+    assert "你没有坐在这张桌子上" in await _notice(socket)
+    assert await database_sync_to_async(_snapshot)(table, game, users) == before
+    await socket.disconnect()
+
+
+async def test_a_joker_play_with_two_meanings_asks_which_one() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[0], table.pk)
+    version = await _version(table.pk)
+    await receive_frames_until(socket, seat=0, version=version)
+    await socket.send_to(text_data=intent("play", cards=["4s", "5s", "BJ"], version=version))
+    prompt = await socket.receive_from(timeout=10)
+    assert prompt.startswith('<div id="prompt"') or 'id="prompt"' in prompt
+    assert 'value="3 4 5"' in prompt and 'value="4 5 6"' in prompt
+    assert await database_sync_to_async(game.events.count)() == 0
+    await socket.send_to(
+        text_data=intent("play", cards="4s 5s BJ", version=version, **{"as": "4 5 6"})
+    )
+    await receive_frames_until(socket, seat=0, version=await _wait_for_change(table.pk, version))
+    events = await database_sync_to_async(list)(game.events.values_list("action", flat=True))
+    assert events == [{"play": "4s 5s BJ", "as": "4 5 6"}]
+    await socket.disconnect()
+
+
+async def test_only_signed_in_users_who_may_see_a_table_connect() -> None:
+    room = await database_sync_to_async(make_room)()
+    owner = await database_sync_to_async(make_player)("zhu")
+    stranger = await database_sync_to_async(make_player)("lu")
+    private = await database_sync_to_async(services.table_create_private)(user=owner, room=room)
+
+    anonymous = await connect(None, private.pk)
+    assert (await anonymous.receive_output(timeout=5))["code"] == 4401
+    outsider = await connect(stranger, private.pk)
+    assert (await outsider.receive_output(timeout=5))["code"] == 4404
+    missing = await connect(stranger, 999_999)
+    assert (await missing.receive_output(timeout=5))["code"] == 4404
+    # With the invitation's code, the stranger may watch before sitting down.
+    invited = await connect(stranger, private.pk, query=f"invite={private.invite_code}")
+    frame = await invited.receive_from(timeout=10)
+    assert version_of(frame) is not None
+    await invited.disconnect()
