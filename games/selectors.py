@@ -467,6 +467,34 @@ def table_of_user(*, user: AbstractBaseUser | AnonymousUser) -> tuple[Table, int
     return None if seat is None else (seat.table, seat.position)
 
 
+def tables_to_watch(*, room: Room, limit: int = 20) -> list[dict[str, Any]]:
+    """The public tables of ``room`` that are open, playing ones first, newest first: each with
+    its players' names (bots as such) and whether a game is being played, for the room page."""
+    tables = (
+        Table.objects.filter(room=room, is_private=False)
+        .exclude(status=Table.Status.CLOSED)
+        .prefetch_related("seats__user")
+        .order_by(
+            Case(When(status=Table.Status.PLAYING, then=Value(0)), default=Value(1)),
+            "-created_at",
+            "-pk",
+        )[:limit]
+    )
+    rows = []
+    for table in tables:
+        seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+        rows.append(
+            {
+                "table": table,
+                "playing": table.status == Table.Status.PLAYING,
+                "players": [seat.user.get_username() for seat in seats if seat.user is not None],
+                "bots": sum(1 for seat in seats if seat.is_bot),
+                "free": sum(1 for seat in seats if seat.user is None and not seat.is_bot),
+            }
+        )
+    return rows
+
+
 def tables_to_fill_with_bots(*, now: datetime | None = None) -> QuerySet[Table]:
     """Public waiting tables whose players have waited ``BOT_FILL_SECONDS`` for the free seats
     by ``now``: the ones ``table_fill_with_bots`` would fill, oldest wait first."""

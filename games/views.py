@@ -24,7 +24,7 @@ from accounts.selectors import lowest_open_room_minimum, wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
 from .models import Room
-from .selectors import rooms_for_lobby, table_of_user
+from .selectors import rooms_for_lobby, table_of_user, tables_to_watch
 
 # Which rules document serves which language; any other language gets the default one.
 RULES_DOCS = {
@@ -222,7 +222,11 @@ def room_enter(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request,
         "games/room.html",
-        {"card": room_card(room, balance=balance), "balance": balance},
+        {
+            "card": room_card(room, balance=balance),
+            "balance": balance,
+            "tables": tables_to_watch(room=room) if request.user.is_authenticated else [],
+        },
     )
 
 

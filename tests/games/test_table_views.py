@@ -9,6 +9,7 @@ from django.test import Client
 from accounts.models import User
 from games import services
 from games.models import Room, Seat, Table
+from tests.games.helpers import make_player
 
 
 def login(user: User, language: str = "zh-hans") -> Client:
@@ -103,3 +104,18 @@ def test_the_table_in_english(room: Room, trio: list[User]) -> None:
     html = login(trio[0], "en").get(f"/tables/{table.pk}/").content.decode()
     assert "Waiting for players; bots take the free seats" in html
     assert "Leave the table" in html
+
+
+def test_the_room_page_lists_its_public_tables_to_watch(
+    room: Room, trio: list[User], outsider: User
+) -> None:
+    for user in trio:
+        playing, _ = services.table_play(user=user, room=room)
+    waiting, _ = services.table_play(user=outsider, room=room)
+    private = services.table_create_private(user=make_player("zhou"), room=room)
+    html = login(outsider).get(f"/rooms/{room.code}/").content.decode()
+    rows = re.findall(r'<li class="table-row" data-table="(\d+)">', html)
+    assert rows == [str(playing.pk), str(waiting.pk)]  # playing first; no private table
+    assert str(private.pk) not in rows
+    assert "zhao、qian、sun" in html and "观战" in html and "2 个空座" in html
+    assert f'href="/tables/{playing.pk}/"' in html
