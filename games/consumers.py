@@ -29,7 +29,7 @@ from django.utils.translation.trans_real import (
 from . import services
 from .models import Table
 from .runner import ensure_running_in_this_process
-from .selectors import table_get_for_user
+from .selectors import TableRows, table_get_for_user, table_rows
 from .table_frames import refusal_message, render_frame, render_notice, render_prompt
 
 #: A table intent is a few hundred bytes; anything much larger is not one.
@@ -37,7 +37,7 @@ MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
 
-ACTIONS = {"play", "pass", "again", "bots"}
+ACTIONS = {"play", "pass", "again", "bots", "auto", "resume"}
 
 
 class Refused(Exception):
@@ -104,8 +104,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     group: str | None = None
     language: str
-    # The table and the seat (None: watching) of the last frame.
+    # The table and the seat (None: watching) of the last frame, and its rows.
     seen: tuple[Table, int | None] | None = None
+    rows: TableRows | None = None
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -134,9 +135,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def table_update(self, event: dict[str, Any]) -> None:
-        # A move in a game changes neither the seats nor the table row: the table and seat
-        # checked for the last frame still hold. Anything else is checked again.
-        frame = await self._render(reuse_table=event.get("kind") == "action")
+        # A move in a game changes neither the seats nor the table's rows: the table, the seat
+        # and the rows of the last frame still hold. Anything else is read and checked again.
+        moved = event.get("kind") == "action"
+        same_game = self.rows is not None and (
+            self.rows.game is not None and self.rows.game.pk == event.get("game")
+        )
+        frame = await self._render(reuse_table=moved and same_game)
         if frame is None:  # no longer allowed to see the table (a private table closed)
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -158,16 +163,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     @database_sync_to_async
     def _render(self, reuse_table: bool = False) -> str | None:
         with translation.override(self.language):
-            if not reuse_table or self.seen is None:
+            if not reuse_table or self.seen is None or self.rows is None:
                 try:
                     self.seen = table_get_for_user(
                         user=self.scope["user"], table_id=self.table_id, invite_code=self.invite
                     )
                 except Table.DoesNotExist:
-                    self.seen = None
+                    self.seen = self.rows = None
                     return None
+                self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
-            return render_frame(table=table, seat=seat)
+            return render_frame(table=table, seat=seat, rows=self.rows)
 
     @database_sync_to_async
     def _act(self, intent: dict[str, Any]) -> str:
@@ -189,6 +195,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     services.table_play_again(user=user, table=table)
                 elif action == "bots":
                     services.table_call_bots(user=user, table=table)
+                elif action in ("auto", "resume"):
+                    services.table_set_auto_play(user=user, table=table, on=action == "auto")
                 else:
                     if action == "play" and not intent["cards"]:
                         raise Refused("no_selection")

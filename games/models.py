@@ -9,6 +9,7 @@ changed. ``games.selectors.game_record`` exports it in the engine's record forma
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import get_language, pgettext_lazy
@@ -34,6 +35,12 @@ class Room(models.Model):
     )
     is_open = models.BooleanField(_("open"), default=True)
     position = models.PositiveSmallIntegerField(_("position in the lobby"), default=0)
+    turn_seconds = models.PositiveSmallIntegerField(
+        _("seconds per turn"),
+        default=20,
+        validators=[MinValueValidator(5), MaxValueValidator(300)],
+        help_text=_("When a player's time runs out, the server plays for them."),
+    )
 
     class Meta:
         verbose_name = _("room")
@@ -140,6 +147,13 @@ class Seat(models.Model):
     ready = models.BooleanField(
         _("ready"), default=False, help_text=_("The player wants the next game to start.")
     )
+    # 托管: the bot plays for the player until they take the seat back.
+    auto_play = models.BooleanField(_("auto-play (托管)"), default=False)
+    timeouts = models.PositiveSmallIntegerField(
+        _("timeouts in a row"),
+        default=0,
+        help_text=_("Turns in a row the server played because the player's time ran out."),
+    )
 
     class Meta:
         verbose_name = _("seat")
@@ -198,6 +212,8 @@ class Game(models.Model):
     # games where a bot is to move with one query instead of replaying every game.
     to_move = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
+    # When the server acts for the seat to move: a bot's pause, or a player's time running out.
+    turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -211,6 +227,11 @@ class Game(models.Model):
                 fields=["turn_started_at"],
                 condition=models.Q(status="playing"),
                 name="game_playing_turn_idx",
+            ),
+            models.Index(
+                fields=["turn_deadline"],
+                condition=models.Q(status="playing"),
+                name="game_playing_deadline_idx",
             ),
         ]
 
@@ -262,8 +283,18 @@ class GameEvent(models.Model):
         Game, on_delete=models.CASCADE, related_name="events", verbose_name=_("game")
     )
     number = models.PositiveIntegerField(_("number"))
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("Player")
+        BOT = "bot", _("Bot")
+        TIMEOUT = "timeout", _("Time ran out")
+        AUTO_PLAY = "auto_play", _("Auto-play (托管)")
+
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.JSONField(_("action"))
+    source = models.CharField(
+        _("made by"), max_length=16, choices=Source.choices, default=Source.PLAYER
+    )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:

@@ -1,5 +1,6 @@
 """The table runner: the work no player's click triggers. Bots take the free seats of tables
-whose players have waited long enough, and bots move when their turn is due.
+whose players have waited long enough, and when a turn's deadline passes the server acts for the
+seat: a bot's move, 托管, or a player's time running out.
 
 Each step is a service call in its own transaction that locks the row it changes and checks
 again under the lock, so any number of runners (in daphne processes or ``manage.py
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from . import services
-from .selectors import games_with_a_bot_to_move, tables_to_fill_with_bots
+from .selectors import games_with_a_turn_due, tables_to_fill_with_bots
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +28,7 @@ BATCH = 50
 
 
 def run_due_work(*, now: datetime | None = None) -> int:
-    """One pass: seat bots where they are due, then make the bot moves that are due. Returns how
+    """One pass: seat bots where they are due, then act on the turns that are due. Returns how
     many tables got bots plus how many moves were made. A failing table or game is logged and
     skipped, so that it cannot stop the others."""
     now = now or timezone.now()
@@ -37,12 +38,11 @@ def run_due_work(*, now: datetime | None = None) -> int:
             done += bool(services.table_fill_with_bots(table=table, now=now))
         except Exception:
             logger.exception("could not seat bots at table %s", table.pk)
-    due_before = now - timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
-    for game in list(games_with_a_bot_to_move(due_before=due_before)[:BATCH]):
+    for game in list(games_with_a_turn_due(now=now)[:BATCH]):
         try:
-            done += services.bot_take_turn(game=game, due_before=due_before) is not None
+            done += services.game_turn_due(game=game, now=now) is not None
         except Exception:
-            logger.exception("a bot could not move in game %s", game.pk)
+            logger.exception("could not act on the due turn of game %s", game.pk)
     return done
 
 

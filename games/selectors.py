@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -506,18 +506,11 @@ def tables_to_fill_with_bots(*, now: datetime | None = None) -> QuerySet[Table]:
     ).order_by("waiting_since", "pk")
 
 
-def games_with_a_bot_to_move(*, due_before: datetime) -> QuerySet[Game]:
-    """Games being played where a bot is to move and its turn started by ``due_before``,
-    longest wait first: the ones ``bot_take_turn`` would move in."""
-    return (
-        Game.objects.filter(
-            status=Game.Status.PLAYING,
-            turn_started_at__lte=due_before,
-            players__seat=F("to_move"),
-            players__is_bot=True,
-        )
-        .order_by("turn_started_at", "pk")
-        .distinct()
+def games_with_a_turn_due(*, now: datetime) -> QuerySet[Game]:
+    """Games being played whose turn deadline has passed by ``now``, longest overdue first: the
+    ones ``game_turn_due`` would act in (a bot's move, 托管, or a player's time running out)."""
+    return Game.objects.filter(status=Game.Status.PLAYING, turn_deadline__lte=now).order_by(
+        "turn_deadline", "pk"
     )
 
 
@@ -567,7 +560,31 @@ def play_meanings(state: GameState, cards: Play) -> list[str]:
     ]
 
 
-def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True)
+class TableRows:
+    """The rows a table's view is made of, apart from the current game's actions: its seats,
+    its current game and that game's players, and the players' balances. None of them change
+    while a game is being played, so a listener may keep them from one move to the next."""
+
+    seats: list[Seat]
+    game: Game | None
+    players: dict[int, GamePlayer]
+    balances: dict[int, int]
+
+
+def table_rows(*, table: Table) -> TableRows:
+    seats = list(table.seats.select_related("user").order_by("position"))
+    game = table_current_game(table=table)
+    players = {} if game is None else {p.seat: p for p in game.players.all()}
+    balances = dict(
+        Wallet.objects.filter(
+            user_id__in=[s.user_id for s in seats if s.user_id is not None]
+        ).values_list("user_id", "balance")
+    )
+    return TableRows(seats=seats, game=game, players=players, balances=balances)
+
+
+def table_view(*, table: Table, seat: int | None, rows: TableRows | None = None) -> dict[str, Any]:
     """The table as ``seat`` may see it (``None``: a spectator), JSON-safe, for pages and sockets.
 
     The seats (name, bot, coins of players, cards held, dealer, to move, the last action in the
@@ -575,16 +592,15 @@ def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
     ``view_for(seat)`` (a seat's own hand, never another's, nor the stock's order), the cards
     left in the stock and the multiplier; once the game is over, the settlement per seat and the
     seed. A seat sees the hand of the game only if the same player held that seat in it.
+    ``rows`` (``table_rows``) may be kept from an earlier view while the same game goes on; the
+    game's actions are always read anew.
     """
-    seats = list(table.seats.select_related("user").order_by("position"))
-    game = table_current_game(table=table)
+    if rows is None:
+        rows = table_rows(table=table)
+    seats, game, players, balances = rows.seats, rows.game, rows.players, rows.balances
+    if game is not None and rows is not None:
+        game = Game.objects.get(pk=game.pk)  # its turn and deadline change with every move
     state = None if game is None else game_state(game=game)
-    players = {} if game is None else {p.seat: p for p in game.players.all()}
-    balances = dict(
-        Wallet.objects.filter(
-            user_id__in=[s.user_id for s in seats if s.user_id is not None]
-        ).values_list("user_id", "balance")
-    )
     viewer = None if seat is None else next((s for s in seats if s.position == seat), None)
     if seat is not None and viewer is None:
         raise ValueError(f"table {table.pk} has no seat {seat!r}")
@@ -611,6 +627,10 @@ def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
             "view": state.view_for(seat if own else None),
             "settlement": None,
             "hints": None,
+            "deadline": None
+            if over or game.turn_deadline is None
+            else game.turn_deadline.isoformat(),
+            "turn_seconds": table.room.turn_seconds,
         }
         if own and not over and state.to_move == seat:
             game_data["hints"] = play_hints(state)
@@ -652,6 +672,7 @@ def table_view(*, table: Table, seat: int | None) -> dict[str, Any]:
                 "cards": None if state is None else state.hand_count(s.position),
                 "dealer": game is not None and game.dealer == s.position,
                 "to_move": playing and state is not None and state.to_move == s.position,
+                "auto_play": s.user_id is not None and s.auto_play,
                 "last_action": last_actions.get(s.position),
             }
         )

@@ -29,9 +29,11 @@ from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move, house_wallet
 from games.bots import SensiblePolicy, choose_for
 from games.rules import (
+    PASS,
     GameState,
     GandengyanRules,
     IllegalMoveError,
+    Move,
     NotationError,
     Play,
     deal_from_seed,
@@ -194,18 +196,140 @@ def game_start(
     )
     game.full_clean()
     game.save()
-    game.to_move = game_state(game=game).to_move
-    game.turn_started_at = timezone.now()
-    game.save(update_fields=["to_move", "turn_started_at"])
     for position, user in enumerate(players):
         player = GamePlayer(game=game, seat=position, user=user, is_bot=user is None)
         player.full_clean()
         player.save()
+    now = timezone.now()
+    game.to_move = game_state(game=game).to_move
+    game.turn_started_at = now
+    game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now)
+    game.save(update_fields=["to_move", "turn_started_at", "turn_deadline"])
     locked.status = Table.Status.PLAYING
     locked.save(update_fields=["status"])
     table.status = locked.status
     _broadcast_on_commit(table_id=locked.pk, message={"kind": "started", "game": game.pk})
     return game
+
+
+# Turns and their deadlines -----------------------------------------------------------------------
+#
+# Every turn has a deadline, kept on the game row: a bot's short pause, or the time the room gives
+# a player (``Room.turn_seconds``); a player in 托管 (auto-play) gets a bot's pause. When it
+# passes, ``game_turn_due`` acts for the seat. After ``AUTO_PLAY_AFTER_TIMEOUTS`` timeouts in a
+# row the seat goes to 托管 until the player takes it back.
+
+AUTO_PLAY_AFTER_TIMEOUTS = 2
+
+
+def turn_deadline(*, game: Game, seat: int | None, now: datetime) -> datetime | None:
+    """When the server acts if ``seat`` has not moved in ``game`` (None when no one is to move)."""
+    if seat is None:
+        return None
+    row = (
+        Seat.objects.filter(table_id=game.table_id, position=seat)
+        .values("is_bot", "auto_play", "user_id", "table__room__turn_seconds")
+        .first()
+    )
+    if row is not None and (row["is_bot"] or row["user_id"] is not None):
+        is_bot = row["is_bot"]
+    else:  # a game played without seats at its table (as tests and tools start them)
+        is_bot = game.players.filter(seat=seat, is_bot=True).exists()
+    if is_bot or (row is not None and row["auto_play"]):
+        return now + timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
+    seconds = (
+        row["table__room__turn_seconds"]
+        if row is not None
+        else Room.objects.filter(tables=game.table_id).values_list("turn_seconds", flat=True)[0]
+    )
+    return now + timedelta(seconds=seconds)
+
+
+def timeout_move(state: GameState) -> Move:
+    """What the server plays for a player whose time ran out: a pass when following, the
+    smallest legal lead (the engine lists plays from the smallest) when leading."""
+    if state.table is not None:
+        return PASS
+    return state.legal_moves()[0]
+
+
+@transaction.atomic
+def game_turn_due(*, game: Game, now: datetime | None = None) -> GameEvent | None:
+    """Act for the seat to move in ``game`` if its deadline has passed by ``now``.
+
+    A bot moves; a player in 托管 is played for by the same bot; a player whose time ran out
+    passes (or, leading, plays the smallest lead), and after ``AUTO_PLAY_AFTER_TIMEOUTS`` such
+    turns in a row the seat goes to 托管. The game row is locked (rows another runner holds are
+    skipped) and the deadline checked under the lock, so a deadline fires once however many
+    runners look at it. Returns the event, or None when nothing was due.
+    """
+    now = now or timezone.now()
+    locked = (
+        Game.objects.select_for_update(skip_locked=True)
+        .filter(pk=game.pk, status=Game.Status.PLAYING)
+        .first()
+    )
+    if locked is None or locked.turn_deadline is None or locked.turn_deadline > now:
+        return None
+    seat = locked.to_move
+    player = locked.players.filter(seat=seat).first()
+    if seat is None or player is None:
+        return None
+    state = game_state(game=locked)
+    kind = "action"
+    if player.is_bot:
+        move, source = choose_for(state, SensiblePolicy()), GameEvent.Source.BOT
+    else:
+        row = (
+            Seat.objects.select_for_update()
+            .filter(table_id=locked.table_id, user_id=player.user_id)
+            .first()
+        )
+        if row is not None and row.auto_play:
+            move, source = choose_for(state, SensiblePolicy()), GameEvent.Source.AUTO_PLAY
+        else:
+            move, source = timeout_move(state), GameEvent.Source.TIMEOUT
+            if row is not None:
+                row.timeouts += 1
+                if row.timeouts >= AUTO_PLAY_AFTER_TIMEOUTS:
+                    row.auto_play = True
+                    kind = "seats"
+                row.save(update_fields=["timeouts", "auto_play"])
+    return _act_locked(
+        game=game,
+        locked=locked,
+        state=state,
+        seat=seat,
+        action=dict(move.to_json()),
+        source=source,
+        kind=kind,
+    )
+
+
+@transaction.atomic
+def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
+    """Put the player's seat at ``table`` in 托管 (``on``) or take it back.
+
+    Taking it back also forgets the timeouts in a row. When it is the player's turn, the turn's
+    deadline starts again: a bot's pause in 托管, the room's full time out of it. Raises
+    ``TableRefused`` for a player who does not sit there.
+    """
+    row = Seat.objects.select_for_update().filter(table_id=table.pk, user_id=user.pk).first()
+    if row is None:
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    row.auto_play = on
+    row.timeouts = 0
+    row.save(update_fields=["auto_play", "timeouts"])
+    game = (
+        Game.objects.select_for_update()
+        .filter(table_id=table.pk, status=Game.Status.PLAYING, to_move=row.position)
+        .first()
+    )
+    if game is not None:
+        now = timezone.now()
+        game.turn_deadline = turn_deadline(game=game, seat=row.position, now=now)
+        game.save(update_fields=["turn_deadline"])
+    _broadcast_on_commit(table_id=table.pk, message={"kind": "seats"})
 
 
 # Playing -----------------------------------------------------------------------------------------
@@ -231,9 +355,20 @@ def game_act(*, game: Game, seat: int, action: dict[str, Any]) -> GameEvent:
 
 
 def _act_locked(
-    *, game: Game, locked: Game, state: GameState, seat: int, action: dict[str, Any]
+    *,
+    game: Game,
+    locked: Game,
+    state: GameState,
+    seat: int,
+    action: dict[str, Any],
+    source: str = GameEvent.Source.PLAYER,
+    kind: str = "action",
 ) -> GameEvent:
-    """``game_act`` on the locked row of a game being played and its current position."""
+    """``game_act`` on the locked row of a game being played and its current position.
+
+    ``source`` says who made the move (the player, a bot, the server when time ran out, or
+    托管); ``kind`` is what listeners hear when the game goes on (``action``, or ``seats`` when
+    a seat's state changed with the move, so that they read the seats again)."""
     if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
         raise GameActionRefused(
             "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
@@ -257,11 +392,15 @@ def _act_locked(
     # Every field is computed here, and the database's unique (game, number) constraint guards
     # the numbering, so the event skips full_clean's queries on this hot path.
     event = GameEvent.objects.create(
-        game=locked, number=state.log_length + 1, seat=seat, action=stored
+        game=locked, number=state.log_length + 1, seat=seat, action=stored, source=source
     )
+    now = timezone.now()
     locked.to_move = after.to_move
-    locked.turn_started_at = None if after.is_terminal else timezone.now()
-    fields = ["to_move", "turn_started_at"]
+    locked.turn_started_at = None if after.is_terminal else now
+    locked.turn_deadline = (
+        None if after.is_terminal else turn_deadline(game=locked, seat=after.to_move, now=now)
+    )
+    fields = ["to_move", "turn_started_at", "turn_deadline"]
     if after.is_terminal:
         locked.status = Game.Status.FINISHED
         locked.winner = after.winner
@@ -277,10 +416,11 @@ def _act_locked(
     game.status, game.winner, game.finished_at = locked.status, locked.winner, locked.finished_at
     game.result, game.settled_at = locked.result, locked.settled_at
     game.to_move, game.turn_started_at = locked.to_move, locked.turn_started_at
+    game.turn_deadline = locked.turn_deadline
     _broadcast_on_commit(
         table_id=locked.table_id,
         message={
-            "kind": "finished" if after.is_terminal else "action",
+            "kind": "finished" if after.is_terminal else kind,
             "game": locked.pk,
             "number": event.number,
         },
@@ -897,7 +1037,10 @@ def table_game_act(
     state = game_state(game=game)
     if isinstance(action, dict) and "play" in action and action.get("as") is None:
         _check_one_meaning(state=state, seat=seat.position, action=action)
-    return _act_locked(game=game, locked=game, state=state, seat=seat.position, action=action)
+    event = _act_locked(game=game, locked=game, state=state, seat=seat.position, action=action)
+    if seat.timeouts:
+        Seat.objects.filter(pk=seat.pk).update(timeouts=0)
+    return event
 
 
 def _check_one_meaning(*, state: GameState, seat: int, action: dict[str, Any]) -> None:
@@ -922,23 +1065,16 @@ BOT_TURNS_LIMIT = 200
 
 
 @transaction.atomic
-def bot_take_turn(*, game: Game, due_before: datetime | None = None) -> GameEvent | None:
-    """Make the move of the bot to move in ``game``, if the player to move is a bot.
+def bot_take_turn(*, game: Game) -> GameEvent | None:
+    """Make the move of the bot to move in ``game`` now, if the player to move is a bot.
 
     The bot chooses from its own seat's view of the position only (``games.bots``), and its move
-    goes through ``game_act`` like anyone's: the same checks, the same event row. With
-    ``due_before``, the bot moves only if its turn started at or before then (the pause that
-    makes bots feel human). Returns the event, or None when the game is over, a person is to
-    move or the turn is not due yet.
+    goes through the same checks as anyone's and is stored the same way. The runner moves bots
+    when their turn's deadline comes (``game_turn_due``); this is for tools and tests that move
+    them at once. Returns the event, or None when the game is over or a person is to move.
     """
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.status != Game.Status.PLAYING:
-        return None
-    if (
-        due_before is not None
-        and locked.turn_started_at is not None
-        and locked.turn_started_at > due_before
-    ):
         return None
     seat = locked.to_move
     if seat is None or not locked.players.filter(seat=seat, is_bot=True).exists():
@@ -946,7 +1082,12 @@ def bot_take_turn(*, game: Game, due_before: datetime | None = None) -> GameEven
     state = game_state(game=locked)
     move = choose_for(state, SensiblePolicy())
     return _act_locked(
-        game=game, locked=locked, state=state, seat=seat, action=dict(move.to_json())
+        game=game,
+        locked=locked,
+        state=state,
+        seat=seat,
+        action=dict(move.to_json()),
+        source=GameEvent.Source.BOT,
     )
 
 

@@ -21,7 +21,7 @@ from games.rules import Card, ComboKind, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
 
 from .models import Table
-from .selectors import table_get_for_user, table_view
+from .selectors import TableRows, table_get_for_user, table_view
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}
@@ -109,9 +109,10 @@ def frame_context(
     notice: str = "",
     choices: tuple[str, ...] = (),
     prompt_cards: str = "",
+    rows: TableRows | None = None,
 ) -> dict[str, Any]:
     """Everything the table template needs, for ``seat`` (None: a spectator)."""
-    view = table_view(table=table, seat=seat)
+    view = table_view(table=table, seat=seat, rows=rows)
     game = view["game"]
     seats = view["seats"]
     count = len(seats)
@@ -170,9 +171,10 @@ def frame_context(
     }
 
 
-def render_frame(*, table: Table, seat: int | None) -> str:
+def render_frame(*, table: Table, seat: int | None, rows: TableRows | None = None) -> str:
     """The websocket frame for ``seat``: the whole table, then the emptied prompt and notice."""
-    return render_to_string("games/table.html#frame", frame_context(table=table, seat=seat))
+    context = frame_context(table=table, seat=seat, rows=rows)
+    return render_to_string("games/table.html#frame", context)
 
 
 def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:

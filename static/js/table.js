@@ -76,6 +76,21 @@
     });
   }
 
+  // The bar shows the time left until the server's deadline for the turn, so a reload shows the
+  // same time left; the server acts when it passes, whatever this clock says.
+  function updateTimers() {
+    $$(".countdown[data-deadline]").forEach(function (elt) {
+      var deadline = Date.parse(elt.dataset.deadline);
+      var total = Number(elt.dataset.seconds) || 20;
+      var left = Math.max(0, (deadline - Date.now()) / 1000);
+      var bar = $(".countdown-bar", elt);
+      var text = $(".countdown-text", elt);
+      if (bar) { bar.style.width = Math.min(100, (left / total) * 100) + "%"; }
+      if (text) { text.textContent = Math.ceil(left) + "s"; }
+      elt.classList.toggle("is-low", left <= 5);
+    });
+  }
+
   function absoluteInvite() {
     $$("[data-invite-link]").forEach(function (input) {
       if (input.value.indexOf("/") === 0) { input.value = window.location.origin + input.value; }
@@ -86,6 +101,7 @@
     select(kept);
     absoluteInvite();
     updateCountdowns();
+    updateTimers();
     maybeAutoPass();
   }
 
@@ -138,5 +154,6 @@
     if (box) { box.checked = window.localStorage.getItem(AUTO_PASS_KEY) === "1"; }
     afterFrame();
     window.setInterval(updateCountdowns, 1000);
+    window.setInterval(updateTimers, 250);
   });
 })();

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import wallet_create
 from accounts.templatetags.accounts_tags import coins, signed_coins
-from games.models import Game, GamePlayer, Room, Table
+from games.models import Game, GameEvent, GamePlayer, Room, Seat, Table
 from tests.e2e import browser
 
 pytestmark = pytest.mark.e2e
@@ -249,3 +249,49 @@ class ThreePeople(browser.BrowserTestCase):
             expect(page.locator("#table")).to_have_attribute("data-status", "playing")
         second = Game.objects.get(table=game.table, number=2)
         assert second.dealer == game.winner
+
+
+@override_settings(
+    BOT_FILL_SECONDS=1, BOT_MOVE_DELAY_SECONDS=0.1, TABLE_RUNNER_INTERVAL_SECONDS=0.1
+)
+class TurnTimer(browser.BrowserTestCase):
+    def test_a_player_who_does_nothing_is_played_for_then_takes_the_seat_back(self) -> None:
+        self.shot_prefix = "e-timer"
+        make_player("fadai")
+        room = Room.objects.create(
+            code="quick", name_zh="快速场", name_en="Quick", base=10, min_coins=0, position=9
+        )
+        Room.objects.filter(pk=room.pk).update(turn_seconds=3)  # shorter than forms allow
+        page = self.page
+        self.log_in(page, "fadai")
+        page.goto(self.url("/rooms/quick/"))
+        page.get_by_role("button", name="开始游戏").click()
+        expect(page.locator("#table")).to_have_attribute("data-status", "playing", timeout=20_000)
+
+        # On the player's turn a countdown runs from the server's deadline.
+        expect(page.locator("#table")).to_have_attribute("data-my-turn", "true", timeout=20_000)
+        countdown = page.locator(".me-area .countdown")
+        expect(countdown).to_be_visible()
+        self.shot("countdown")
+        user = User.objects.get(username="fadai")
+        game = Game.objects.get(table__seats__user=user)
+        seat = GamePlayer.objects.get(game=game, user=user).seat
+
+        # Nobody clicks: the server acts for the player twice, then 托管 takes over.
+        banner = page.locator(".auto-play-banner")
+        expect(banner).to_be_visible(timeout=40_000)
+        expect(page.locator(".me-area .badge-auto")).to_have_text("托管")
+        timeouts = list(
+            GameEvent.objects.filter(game=game, seat=seat, source=GameEvent.Source.TIMEOUT)
+            .order_by("number")
+            .values_list("action", flat=True)
+        )
+        assert len(timeouts) == 2
+        self.shot("auto-play")
+
+        # One click takes the seat back.
+        page.locator('[data-action="resume"]').click()
+        expect(banner).to_have_count(0)
+        expect(page.locator(".me-area .badge-auto")).to_have_count(0)
+        assert not Seat.objects.get(user=user).auto_play
+        self.shot("seat-taken-back")

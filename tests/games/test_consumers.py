@@ -19,10 +19,11 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import override_settings
+from django.utils import timezone
 
 from accounts.models import LedgerEntry, User
 from games import services
-from games.models import Game, GameEvent, Room, Table
+from games.models import Game, GameEvent, Room, Seat, Table
 from games.rules import PASS, Play
 from games.selectors import game_state
 from tests.games.helpers import balance, make_player, make_room, start_from_position
@@ -361,3 +362,38 @@ async def test_only_signed_in_users_who_may_see_a_table_connect() -> None:
     frame = await invited.receive_from(timeout=10)
     assert version_of(frame) is not None
     await invited.disconnect()
+
+
+async def test_the_player_to_move_sees_the_countdown_and_can_hand_the_seat_to_the_bot() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    await database_sync_to_async(_with_deadline)(game)
+    socket = await connect(users[0], table.pk)
+    other = await connect(users[1], table.pk)
+    version = await _version(table.pk)
+    frame = (await receive_frames_until(socket, seat=0, version=version))[-1]
+    await receive_frames_until(other, seat=1, version=version)
+    assert 'class="countdown" data-deadline="' in frame and 'data-seconds="20"' in frame
+
+    await socket.send_to(text_data=intent("auto"))
+    frame = await socket.receive_from(timeout=10)
+    assert 'class="auto-play-banner"' in frame and "托管" in frame
+    seen_by_other = await other.receive_from(timeout=10)
+    assert "badge-auto" in seen_by_other and 'class="auto-play-banner"' not in seen_by_other
+    seat = await database_sync_to_async(Seat.objects.get)(user=users[0])
+    assert seat.auto_play
+
+    await socket.send_to(text_data=intent("resume"))
+    frame = await socket.receive_from(timeout=10)
+    assert 'class="auto-play-banner"' not in frame and "badge-auto" not in frame
+    seat = await database_sync_to_async(Seat.objects.get)(user=users[0])
+    assert not seat.auto_play and seat.timeouts == 0
+    assert await database_sync_to_async(game.events.count)() == 0
+    await socket.disconnect()
+    await other.disconnect()
+
+
+def _with_deadline(game: Game) -> None:
+    game.turn_deadline = services.turn_deadline(game=game, seat=0, now=timezone.now())
+    game.save(update_fields=["turn_deadline"])

@@ -10,7 +10,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import runner, services
 from games.models import Game, GameEvent, Room, Table
-from games.selectors import games_with_a_bot_to_move, tables_to_fill_with_bots
+from games.selectors import games_with_a_turn_due, tables_to_fill_with_bots
 
 
 def test_bots_sit_down_at_public_tables_only_when_the_wait_is_over(
@@ -45,17 +45,19 @@ def test_a_bot_moves_once_its_delay_is_over_and_only_once(room: Room, trio: list
     table = Table.objects.create(room=room)
     game = services.game_start(table=table, players=[None, None, None], seed=11)
     assert game.turn_started_at is not None and game.to_move == game.dealer
-    delay = timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
-    early = game.turn_started_at + delay / 2
-    assert list(games_with_a_bot_to_move(due_before=early - delay)) == []
+    assert game.turn_deadline == game.turn_started_at + timedelta(
+        seconds=settings.BOT_MOVE_DELAY_SECONDS
+    )
+    early = game.turn_deadline - timedelta(milliseconds=1)
+    assert list(games_with_a_turn_due(now=early)) == []
     assert runner.run_due_work(now=early) == 0
     assert not GameEvent.objects.filter(game=game).exists()
 
-    due = game.turn_started_at + delay
-    assert list(games_with_a_bot_to_move(due_before=due - delay)) == [game]
+    due = game.turn_deadline
+    assert list(games_with_a_turn_due(now=due)) == [game]
     assert runner.run_due_work(now=due) == 1
     event = GameEvent.objects.get(game=game)
-    assert event.seat == game.dealer
+    assert event.seat == game.dealer and event.source == GameEvent.Source.BOT
     # A second runner passing at the same moment finds the next bot's turn not due yet.
     assert runner.run_due_work(now=due) == 0
     assert GameEvent.objects.filter(game=game).count() == 1
@@ -80,10 +82,12 @@ def test_a_game_of_bots_runs_to_its_end_through_the_runner(room: Room) -> None:
     assert moves == game.events.count() > 3
 
 
-def test_people_are_never_moved_for(room: Room, trio: list[User]) -> None:
+def test_people_get_the_rooms_time_before_the_server_acts(room: Room, trio: list[User]) -> None:
     table = Table.objects.create(room=room)
     game = services.game_start(table=table, players=trio, seed=5)
-    later = timezone.now() + timedelta(hours=1)
-    assert list(games_with_a_bot_to_move(due_before=later)) == []
-    assert runner.run_due_work(now=later) == 0
+    assert game.turn_started_at is not None and game.turn_deadline is not None
+    assert game.turn_deadline - game.turn_started_at == timedelta(seconds=room.turn_seconds)
+    almost = game.turn_deadline - timedelta(seconds=1)
+    assert list(games_with_a_turn_due(now=almost)) == []
+    assert runner.run_due_work(now=almost) == 0
     assert not game.events.exists()

@@ -1,4 +1,6 @@
-"""``manage.py run_tables``: run the table runner (bots seating and moving) in its own process."""
+"""``manage.py run_tables``: the table runner in a process of its own: bots take free seats and
+move, and turns whose deadline passed are played for (timeouts and 托管). Any number may run,
+beside daphne's own runners: each step locks the row it changes."""
 
 from __future__ import annotations
 
@@ -24,4 +26,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, interval: float, **options: Any) -> None:
         self.stdout.write(f"Running tables every {interval} s; stop with Ctrl-C.")
-        asyncio.run(run_forever(interval=interval))
+        try:
+            asyncio.run(run_forever(interval=interval))
+        except KeyboardInterrupt:
+            self.stdout.write("Stopped.")
