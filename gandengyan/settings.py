@@ -12,6 +12,11 @@ Environment variables:
 - ``REDIS_URL``: e.g. ``redis://127.0.0.1:6379/0``; when set, Channels uses Redis.
 - ``ALLOWED_HOSTS``: comma-separated, default ``127.0.0.1,localhost``.
 - ``CSRF_TRUSTED_ORIGINS``: comma-separated origins, e.g. ``https://example.com``.
+- With DEBUG off, HTTPS is required (``SECURE_SSL_REDIRECT``, secure cookies, HSTS for a year);
+  each of ``SECURE_SSL_REDIRECT``, ``SESSION_COOKIE_SECURE``, ``CSRF_COOKIE_SECURE`` and
+  ``SECURE_HSTS_SECONDS`` can be set from the environment.
+- ``CONN_MAX_AGE``: seconds a database connection is kept open, default 60.
+- ``TABLE_RUNNER_IN_PROCESS``: whether each daphne process runs a table runner, default true.
 """
 
 from pathlib import Path
@@ -38,6 +43,16 @@ else:
 
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# HTTPS in production (DEBUG off): behind a proxy that terminates TLS and says so in
+# X-Forwarded-Proto (docs/deploy.md). Each can be turned off from the environment.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's with an ASGI one.

@@ -35,3 +35,30 @@ async def test_websocket_from_a_foreign_origin_is_refused() -> None:
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect()
+
+
+def test_production_settings_pass_the_deployment_checks() -> None:
+    """With DEBUG off and a real secret key, ``check --deploy`` finds nothing to warn about."""
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "gandengyan.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": "a-long-random-production-key-" + "x7Qp" * 12,
+        "ALLOWED_HOSTS": "gandengyan.example",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
