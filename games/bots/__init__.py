@@ -8,13 +8,15 @@ object with a ``name`` and ``choose(state_view, legal) -> Move`` (see ``Policy``
 * ``SensiblePolicy``: sheds its awkward cards first, keeps its 2s and bombs for when they matter
   (see ``games.bots.sensible`` for the whole description).
 
-``make_policy(name, seed=...)`` builds one by name; ``play_game`` plays a game out between bots
-and ``win_rates`` compares three of them.
+``make_policy(name, seed=...)`` builds one by name; ``play_game`` plays a game out between bots,
+``duel`` measures one bot against two copies of another policy (win rate and coins with 95 %
+confidence intervals; ``python -m games.bots arena``) and ``win_rates`` compares three of them
+at one table. ``docs/bots.md`` explains the sensible policy and gives its figures.
 """
 
 from __future__ import annotations
 
-from .arena import play_game, win_rates
+from .arena import duel, play_game, win_rates
 from .policy import Policy, choose_for
 from .sensible import SensiblePolicy
 from .simple import GreedyPolicy, RandomPolicy
@@ -26,6 +28,7 @@ __all__ = [
     "RandomPolicy",
     "SensiblePolicy",
     "choose_for",
+    "duel",
     "make_policy",
     "play_game",
     "win_rates",

@@ -1,80 +1,146 @@
-"""Measure the bots: ``python -m games.bots [--games 300] [--seed 1]``.
+"""Measure the bots from the command line.
 
-Prints how long ``SensiblePolicy.choose`` takes (over every move of whole games between sensible
-bots, alone and with the building of the view and the legal moves that ``choose_for`` adds, and
-for leads with 10- and 20-card hands), then how often each policy wins at a table of one
-sensible, one greedy and one random bot (each deal played three times, the bots moved round the
-seats). The split tables start empty, so the figures include building them.
+``python -m games.bots arena [--games 3000] [--seed 1] [--against random greedy]``
+    plays the sensible bot (or ``--bot``) against two copies of each ``--against`` policy over
+    seeded deals, each deal once with the bot in every seat, and prints each side's win rate and
+    average coins per game with 95 % confidence intervals, the figures of a policy of equal
+    strength, and the bot's time per move (see ``games.bots.arena``). Everything but the timing
+    lines is the same on every run with the same arguments; ``--no-timing`` leaves them out.
+
+``python -m games.bots speed [--games 200] [--seed 1]``
+    times ``SensiblePolicy.choose`` alone: over every move of whole games against greedy bots,
+    then on leads with 10- and 20-card hands (its work grows with the hand) and on the hardest
+    20-card hand found, each time with its tables emptied first, as in a fresh process.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from games.rules.cards import CARDS, parse_cards
 from games.rules.gandengyan import GameState
 from games.rules.simulate import lead_positions
 
-from . import GreedyPolicy, Policy, RandomPolicy, SensiblePolicy
-from .arena import win_rates
+from . import POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
+from .arena import duel, format_report
+from .sensible import clear_caches
 
-
-def _time_choices(states: Sequence[GameState], policy: Policy) -> list[float]:
-    perf = time.perf_counter
-    out = []
-    for state in states:
-        seat = state.to_move
-        assert seat is not None
-        view, legal = state.view_for(seat), state.legal_moves()
-        before = perf()
-        policy.choose(view, legal)
-        out.append(perf() - before)
-    return out
-
-
-def move_times(games: int, seed: int) -> tuple[list[float], list[float]]:
-    """Seconds per ``choose``, and per whole ``choose_for`` (view and legal moves included),
-    over every move of ``games`` games between sensible bots."""
-    policy = SensiblePolicy()
-    perf = time.perf_counter
-    choose, whole = [], []
-    for i in range(games):
-        state = GameState.deal(seed + i)
-        while state.to_move is not None:
-            started = perf()
-            view, legal = state.view_for(state.to_move), state.legal_moves()
-            before = perf()
-            move = policy.choose(view, legal)
-            after = perf()
-            choose.append(after - before)
-            whole.append(after - started)
-            state = state.apply(move)
-    return choose, whole
+#: The slowest lead found by searching 20-card hands (a joker among long runs of pairs and
+#: threes: hundreds of plays, each leaving a hand to split again).
+HARDEST_HAND = "4s 4h 4c 5s 5d 5c 6h 6d 7s 7c 8d 8c 9s 9h Ts Td Js Qh Ac BJ"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m games.bots", description=__doc__)
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
+    parser = argparse.ArgumentParser(
+        prog="python -m games.bots",
+        description="Measure the bots: their strength (arena) and their speed (speed).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    arena = commands.add_parser(
+        "arena",
+        help="a bot against two copies of another policy: win rates and coins with 95%% CIs",
+        description=(
+            "Play --bot against two copies of each --against policy. Deal d is "
+            "GameState.deal(seed + d); each deal is played three times, with the bot in each "
+            "seat. Coins are settle(state, base=--base)."
+        ),
+    )
+    arena.add_argument("--games", type=int, default=3000, help="a multiple of 3 (default 3000)")
+    arena.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
+    arena.add_argument("--bot", choices=POLICY_NAMES, default="sensible")
+    arena.add_argument(
+        "--against", choices=POLICY_NAMES, nargs="+", default=["random", "greedy"], metavar="NAME"
+    )
+    arena.add_argument("--base", type=int, default=1, help="the stake per unit (default 1)")
+    arena.add_argument("--no-timing", action="store_true", help="leave out the timing lines")
+    speed = commands.add_parser("speed", help="how long the sensible bot takes to choose")
+    speed.add_argument("--games", type=int, default=200)
+    speed.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    choose, whole = move_times(100, args.seed)
-    timings = {
-        "every move of 100 games": choose,
-        "the same, with the view": whole,
-        "leads, 10-card hands": _time_choices(lead_positions(500, args.seed, 10), SensiblePolicy()),
-        "leads, 20-card hands": _time_choices(lead_positions(500, args.seed, 20), SensiblePolicy()),
-    }
-    for label, times in timings.items():
+    if args.command == "arena":
+        if args.games <= 0 or args.games % 3:
+            parser.error("--games must be a positive multiple of 3: each deal is played 3 times")
+        _arena(args.bot, args.against, args.games, args.seed, args.base, not args.no_timing)
+    else:
+        _speed(args.games, args.seed)
+
+
+def _arena(
+    bot: str, against: Sequence[str], games: int, seed: int, base: int, timing: bool
+) -> None:
+    for number, opponent in enumerate(against):
+        if number:
+            print()
+        started = time.perf_counter()
+        report = duel(bot, opponent, games=games, seed=seed, base=base)
+        print(format_report(report, timing=timing))
+        if timing:
+            print(f"played in {time.perf_counter() - started:.0f} s")
+        sys.stdout.flush()
+
+
+def _speed(games: int, seed: int) -> None:
+    policy = SensiblePolicy()
+    rows: list[tuple[str, list[float]]] = []
+    clear_caches()
+    choose: list[float] = []
+    for game in range(games):
+        for bot_seat in range(3):
+            choose += _game_times(GameState.deal(seed + game), bot_seat)
+    rows.append((f"every move, {games * 3} games vs greedy", choose))
+    for size in (10, 20):
+        positions = lead_positions(300, seed, size)
+        rows.append((f"leads, {size}-card hands, cold", _cold_times(policy, positions)))
+    used = set(parse_cards(HARDEST_HAND))
+    rest = [card for card in CARDS if card not in used]
+    hardest = GameState.from_position(
+        [HARDEST_HAND, rest[:5], rest[5:10]], stock=rest[10:], dealer=0
+    )
+    rows.append(("the hardest lead found, cold", _cold_times(policy, [hardest] * 20)))
+    for label, seconds in rows:
+        ordered = sorted(seconds)
+        p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
         print(
-            f"{label:24} mean {statistics.mean(times) * 1e3:.3f} ms, "
-            f"median {statistics.median(times) * 1e3:.3f} ms, max {max(times) * 1e3:.2f} ms"
+            f"{label:36} n {len(ordered):6,}  median {statistics.median(ordered) * 1e3:7.3f} ms  "
+            f"p99 {p99 * 1e3:6.2f} ms  max {ordered[-1] * 1e3:6.2f} ms"
         )
-    policies: list[Policy] = [SensiblePolicy(), GreedyPolicy(), RandomPolicy(args.seed)]
-    rates = win_rates(policies, args.games, args.seed)
-    shares = ", ".join(f"{name} {rate:.1%}" for name, rate in rates.items())
-    print(f"win rates over {args.games} games: {shares}")
+
+
+def _game_times(state: GameState, bot_seat: int) -> list[float]:
+    """Seconds per ``choose`` of a sensible bot in ``bot_seat`` against two greedy bots."""
+    policy, greedy = SensiblePolicy(), GreedyPolicy()
+    perf = time.perf_counter
+    times = []
+    while state.to_move is not None:
+        if state.to_move == bot_seat:
+            view, legal = state.view_for(bot_seat), state.legal_moves()
+            before = perf()
+            move = policy.choose(view, legal)
+            times.append(perf() - before)
+        else:
+            move = choose_for(state, greedy)
+        state = state.apply(move)
+    return times
+
+
+def _cold_times(policy: SensiblePolicy, positions: Sequence[GameState]) -> list[float]:
+    """Seconds per ``choose`` in each position, with the bot's tables emptied before each."""
+    perf: Callable[[], float] = time.perf_counter
+    times = []
+    for state in positions:
+        seat = state.to_move
+        assert seat is not None
+        view, legal = state.view_for(seat), state.legal_moves()
+        clear_caches()
+        before = perf()
+        policy.choose(view, legal)
+        times.append(perf() - before)
+    return times
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """A bot that plays 干瞪眼 the way a sensible person does.
 
-How it thinks, in plain words:
+How it thinks, in plain words (``docs/bots.md`` tells it at more length, with its figures):
 
 * **It sorts its hand into combinations.** It finds the way of splitting its hand into plays
   (singles, pairs, straights, pair straights, bombs, with the joker wherever it helps most) that
@@ -10,39 +10,40 @@ How it thinks, in plain words:
   leaves behind (a pair torn apart, a straight cut, a bomb broken) counts double against it.
 * **It goes out at once when it can.** A move that empties the hand is always taken.
 * **Leading**, it sheds what is hardest to get rid of: the lowest, most isolated single, or a
-  straight or pair straight of low cards (the longer the better), which only a lead can unload.
-  It does not lead a 2 or a bomb while it has a reasonable alternative (in practice: unless that
-  is all it has left, or everything else would break up its hand), and it never uses the joker
-  for a card it could play naturally in the same combination. When a combination can mean two
-  things (5, 6 and a joker are 4-5-6 or 5-6-7) it takes the meaning the others are least able to
-  beat, judging by the cards not seen yet (Q, K and a joker lead as Q-K-A, which no straight
-  beats).
+  straight or pair straight of low cards (the longer the better), which only a lead can unload,
+  since nobody can follow them but with the very next run of the same length. It does not lead
+  a 2 or a bomb while it has a reasonable alternative, and it never uses the joker for a card it
+  could play naturally in the same combination. When a combination can mean two things (5, 6
+  and a joker are 4-5-6 or 5-6-7) it takes the meaning the others are least able to beat,
+  judging by the cards not seen yet (Q, K and a joker lead as Q-K-A, which no straight beats).
+* **Once the stock is empty**, nobody draws any more, so it counts down: when a play leaves a
+  hand that goes down in one play, it plays it, preferring what the others are unlikely to beat
+  (a pair of As, a 2, a bomb): if the play holds, it leads the rest and wins. Holding 5 and a
+  pair of As, it leads the As first.
 * **Following**, it beats with the cheapest natural play that fits its hand (the single that
   stands alone, a pair that is a pair) and passes rather than break a stronger combination for
   it. It passes rather than spend a bomb or the joker, or a 2 while more than half of the stock
   is left, unless an opponent is about to go out or what is left of its hand afterwards goes
-  down in one play. With the stock empty, a play that leaves one play in hand is worth a lot: if
-  it holds, the bot leads the rest and wins.
-* **When an opponent has one or two cards left** and could still win or answer the round, it
-  stops saving: it beats whatever it can, preferring what that player is unlikely to beat (a 2, a
-  bomb). Leading, it avoids what a hand that small could answer: against one card, a pair or a
-  straight rather than a single, or else the single least likely to be answered (a 2 cannot be).
+  down in one play.
+* **When an opponent is about to go out**, it stops saving: it beats whatever it can, bombs
+  included, preferring what that player is unlikely to beat. An opponent is about to go out when
+  they could play their whole hand on the table's play (one card on a single, two on a pair), or,
+  with the stock empty, when they hold one or two cards and would win the round. While cards are
+  left to draw, the winner of a round draws before leading, so a small hand is not yet a reason
+  to spend a bomb. Leading against a hand of one or two cards, it avoids what that hand could
+  answer: a pair or a straight rather than a single, or else the single least likely to be
+  answered (a 2 cannot be); with cards still to draw it may lead a 2 or a bomb to keep the lead
+  while that player draws.
 
-It only ever sees its seat's view (its hand, the card counts, the public history) and the legal
-moves; from the history it works out which cards are still unseen.
+It only ever sees its seat's view (its hand, the card counts, the stock count, the public
+history) and the legal moves; from the history it works out which cards are still unseen. It is
+deterministic: the same view and moves always give the same choice.
 
-Strength: at a table with a greedy and a random bot, each deal played from every seat, it wins
-73 % of 3,000 games (the greedy bot 20 %, the random one 7 %); alone against two greedy bots it
-wins 67 % of 1,500 games, against two random ones 82 %.
-
-Speed, measured by ``python -m games.bots`` (Python 3.11 on the project's shared 2-core machine,
-whose figures vary by a third from run to run; the split tables starting empty): a move takes
-0.05-0.08 ms on average over whole games between sensible bots (median 0.03-0.05 ms; the slowest
-a few ms, when a big hand is first split), a lead with a 10-card hand 0.2-0.4 ms on average.
-``choose_for`` as a whole, which also builds the view and the legal moves, takes 0.12-0.19 ms per
-move on average. Hands of 20 cards, which hardly happen in play, take about 2-3 ms to lead, and
-up to some 45 ms when they hold both jokers and long runs: there are then hundreds of plays to
-weigh.
+Its strength and speed are measured by ``python -m games.bots arena`` and ``python -m games.bots
+speed`` (figures in ``docs/bots.md``): it wins about 70 % of its games against two greedy bots
+and about 85 % against two random ones (a third is an equal share), and takes well under a
+millisecond for a typical move; its slowest, a cold lead with a 20-card hand full of runs and a
+joker, takes some 15-25 ms.
 
 >>> from games.rules import GameState
 >>> hands = ["3s 7h 9d 9c 9s 2h Kd", "4s 4h 8h Th Jh", "5s 6s 8d Tc Jc"]
@@ -74,7 +75,7 @@ from games.rules.combos import (
 )
 from games.rules.moves import PASS, Move, Play
 
-__all__ = ["SensiblePolicy"]
+__all__ = ["SensiblePolicy", "clear_caches"]
 
 _NATURAL = (1 << 52) - 1
 _TWO = RANK_POSITION[Rank.TWO]  # 12; the 3 is 0 and the A is 11
@@ -252,6 +253,12 @@ def _hand_cost(counts: int, jokers: int) -> float:
     return total + best
 
 
+def clear_caches() -> None:
+    """Forget every hand split worked out so far (to time the bot as in a fresh process)."""
+    _plan.cache_clear()
+    _hand_cost.cache_clear()
+
+
 def _blocks(counts: int) -> list[tuple[int, int, int]]:
     """(lowest position, highest position, counts) of each run of consecutive ranks held;
     the 2s are a block of their own."""
@@ -273,11 +280,11 @@ def _blocks(counts: int) -> list[tuple[int, int, int]]:
 # How much each consideration weighs, in the same unit as the costs above (about one play).
 _ISOLATED = 0.15  # a lead single with no neighbour of its rank in the hand
 _JOKER_LEAD = 0.3  # using the joker in a lead
-_EXPENSIVE_LEAD = 1.0  # leading a 2 or a bomb while nobody is about to go out
+_EXPENSIVE_LEAD = 1.0  # leading a 2 or a bomb that neither finishes nor holds off a threat
 _HOLD = 0.25  # a play the others are unlikely to beat (so the round, and the lead, stay ours)
 _FOLLOW_MIN = 0.35  # a follow must be worth at least this much, or we pass
 _BREAK = 1.0  # extra weight of what a play spoils in the rest of the hand
-_LAST_PLAY_LEFT = 1.0  # following, a play after which the rest of the hand goes in one play
+_LAST_PLAY_LEFT = 1.0  # stock empty: a play after which the rest of the hand goes in one play
 _DANGER_LEAD = 8.0  # times the chance that a nearly empty hand beats our lead
 _DANGER_BLOCK = 1.0  # following in danger: playing something they are unlikely to beat
 _EARLY_STOCK = 19  # "early": more than half of the 38-card stock is left
@@ -414,6 +421,7 @@ class SensiblePolicy:
         counts = _counts(hand)
         jokers = (hand & JOKER_MASK).bit_count()
         before = _hand_cost(counts, jokers)
+        stock = seen.stock
         threats = [n for n in seen.opponents.values() if n <= 2]
         # A joker never stands in for a card we could play naturally in the same combination.
         natural = {_combo(move) for move in plays if not move.mask & JOKER_MASK}
@@ -424,7 +432,15 @@ class SensiblePolicy:
             mask = move.mask
             if mask & JOKER_MASK and combo in natural:
                 continue
-            score = -_EXPENSIVE_LEAD if _is_expensive(move, combo) and not threats else 0.0
+            # With the stock empty, a play after which the rest goes down in one play wins the
+            # game if it holds the round: we lead the rest next.
+            finishing = not stock and _one_play_left(hand & ~mask, 0)
+            # A 2 or a bomb is kept for later, unless it leads to going out, or it keeps the lead
+            # while a nearly empty hand has to draw (with the stock empty, that gains nothing).
+            expensive = _is_expensive(move, combo) and not finishing and not (threats and stock)
+            score = -_EXPENSIVE_LEAD if expensive else 0.0
+            if finishing:
+                score += _LAST_PLAY_LEFT * (1.0 - seen.beat_risk(combo))
             gone = _counts(mask)
             used_jokers = (mask & JOKER_MASK).bit_count()
             after = _hand_cost(counts - gone, jokers - used_jokers)
@@ -479,12 +495,27 @@ class SensiblePolicy:
 
     @staticmethod
     def _in_danger(seen: _Seen, view: dict[str, Any]) -> bool:
-        """Whether an opponent with one or two cards could win this round, or answer it."""
+        """Whether an opponent could go out if we let this play stand.
+
+        The player still to answer (nobody has passed yet) goes out at once by beating it with a
+        hand of as many cards: one card on a single, two on a pair. And once the stock is empty,
+        an opponent with one or two cards who wins the round (its owner) or takes it over (the
+        player still to answer) leads them and may go out. While cards are left to draw, the
+        winner of a round draws before leading, so a small hand is not yet about to go out.
+        """
         table = view.get("table") or {}
         owner = table.get("seat")
+        length = len(str(table.get("cards") or "").split())
         passes = int(view.get("passes") or 0)
-        # With no pass yet, the player after us has still to answer; with one, they passed.
-        return any(n <= 2 and (s == owner or passes == 0) for s, n in seen.opponents.items())
+        for seat, cards in seen.opponents.items():
+            if cards > 2:
+                continue
+            if seat == owner:
+                if not seen.stock:
+                    return True
+            elif passes == 0 and (cards == length or not seen.stock):
+                return True
+        return False
 
     @staticmethod
     def _safest(move: Play, plays: list[Play], seen: _Seen) -> Play:

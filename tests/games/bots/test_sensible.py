@@ -64,6 +64,26 @@ def test_it_gives_a_straight_with_the_joker_the_meaning_that_cannot_be_beaten() 
     assert choice(make_position("Qs Kh BJ 2c")) == "Qs Kh BJ = Q K A"
 
 
+def test_it_leads_an_isolated_low_single_before_a_straight_of_high_cards() -> None:
+    assert choice(make_position("4s 8h 8d Jc Qs Kd")) == "4s"
+
+
+@pytest.mark.parametrize(
+    ("mine", "expected"),
+    [
+        ("5s Ah Ad", "Ah Ad"),  # only a bomb beats a pair of As; then the 5 goes out
+        ("5s 2h", "2h"),  # no single beats a 2
+        ("3s 8h 8d", "8h 8d"),  # the pair first, and the 3 is the last card
+    ],
+)
+def test_with_the_stock_empty_it_leads_what_holds_and_goes_out_with_the_rest(
+    mine: str, expected: str
+) -> None:
+    assert choice(make_position(mine, stock=0)) == expected
+    # With cards still to draw it would not be its last play: the awkward card goes first.
+    assert choice(make_position(mine, stock=20)) != expected
+
+
 def test_against_a_single_last_card_it_leads_no_single_when_it_can_help_it() -> None:
     state = make_position("5s 9h Kd Kc", other=1)
     assert choice(state) == "Kd Kc"
@@ -73,6 +93,13 @@ def test_against_a_single_last_card_it_leads_no_single_when_it_can_help_it() -> 
     assert choice(make_position("5s 9h Ad", other=1)) == "Ad"
     assert choice(make_position("5s 9h 2d", other=1)) == "2d"
     assert choice(make_position("5s 9h 2d", other=5)) == "5s"
+
+
+def test_with_the_stock_empty_it_does_not_lead_a_bomb_that_only_puts_off_a_last_card() -> None:
+    # Seat 1 holds one card. Leading the bomb would keep the lead, but then a single must go
+    # anyway: the bomb is kept, for the rounds it can still win.
+    move = choose_for(make_position("5s 9h Jd Kc 7s 7h 7d", other=1, stock=0), SensiblePolicy())
+    assert isinstance(move, Play) and move.size == 1
 
 
 # Following -------------------------------------------------------------------------------------
@@ -94,22 +121,53 @@ def test_it_keeps_its_2_early_and_spends_it_late() -> None:
     assert choice(make_position("2s 4d 6c Qh Kd", lead="9d", stock=5)) == "2s"
 
 
-@pytest.mark.parametrize(("leader_left", "other"), [(1, 5), (2, 5), (5, 1)])
+@pytest.mark.parametrize(
+    ("leader_left", "other", "stock"),
+    [
+        (1, 5, 0),  # the stock is empty: the leader of the 9 leads its last card next
+        (2, 5, 0),  # or its last two, which may be a pair
+        (5, 1, 30),  # the next player could beat the 9 with its last card, even early
+    ],
+)
 def test_it_spends_a_2_early_when_an_opponent_is_about_to_go_out(
-    leader_left: int, other: int
+    leader_left: int, other: int, stock: int
 ) -> None:
-    state = make_position("2s 4d 6c Qh Kd", lead="9d", leader_left=leader_left, other=other)
+    state = make_position(
+        "2s 4d 6c Qh Kd", lead="9d", leader_left=leader_left, other=other, stock=stock
+    )
     assert choice(state) == "2s"
+
+
+@pytest.mark.parametrize("leader_left", [1, 2])
+def test_it_keeps_its_2_early_when_a_small_hand_must_draw_before_leading(leader_left: int) -> None:
+    # With cards left to draw, the leader of the 9 draws one before it leads again.
+    state = make_position("2s 4d 6c Qh Kd", lead="9d", leader_left=leader_left, stock=30)
+    assert passes(state)
+
+
+def _is_soft_bomb(move: object) -> bool:
+    return (
+        isinstance(move, Play) and move.combo is not None and move.combo.kind is ComboKind.SOFT_BOMB
+    )
 
 
 def test_it_bombs_when_an_opponent_has_one_card_left() -> None:
     # Seat 0 leads a pair of Ks and keeps one card: if nobody answers, it leads that card and wins.
-    threat = make_position("7s 7h 7d 3s 5d 9c", lead="Ks Kh", leader_left=1)
-    move = choose_for(threat, SensiblePolicy())
-    assert isinstance(move, Play) and move.combo is not None
-    assert move.combo.kind is ComboKind.SOFT_BOMB
+    threat = make_position("7s 7h 7d 3s 5d 9c", lead="Ks Kh", leader_left=1, stock=0)
+    assert _is_soft_bomb(choose_for(threat, SensiblePolicy()))
     # The same hand keeps its bomb when nobody is close to going out.
-    calm = make_position("7s 7h 7d 3s 5d 9c", lead="Ks Kh", leader_left=5)
+    calm = make_position("7s 7h 7d 3s 5d 9c", lead="Ks Kh", leader_left=5, stock=0)
+    assert passes(calm)
+    # And while cards are left to draw: seat 0 would draw before it leads again.
+    drawing = make_position("7s 7h 7d 3s 5d 9c", lead="Ks Kh", leader_left=1, stock=20)
+    assert passes(drawing)
+
+
+def test_it_bombs_a_single_that_the_next_player_could_go_out_on() -> None:
+    # Seat 2 holds one card and answers the 8 after us: a 9 or a 2 would end the game.
+    state = make_position("7s 7h 7d 3s 5d Jc", lead="8s", other=1, stock=20)
+    assert _is_soft_bomb(choose_for(state, SensiblePolicy()))
+    calm = make_position("7s 7h 7d 3s 5d Jc", lead="8s", other=5, stock=20)
     assert passes(calm)
 
 
