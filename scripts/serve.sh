@@ -20,4 +20,6 @@ trap 'kill "$runner" 2>/dev/null || true' EXIT INT TERM
 
 echo "干瞪眼 Online: http://$HOST:$PORT/"
 # daphne's own runner stays off: the one above does the work (several would be safe, just idle).
-TABLE_RUNNER_IN_PROCESS=false daphne -b "$HOST" -p "$PORT" gandengyan.asgi:application
+# No time limit on a socket: a table tab may stay open for a whole day and more.
+TABLE_RUNNER_IN_PROCESS=false daphne -b "$HOST" -p "$PORT" --websocket_timeout -1 \
+    gandengyan.asgi:application
