@@ -131,7 +131,10 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                # No read timeout: a worker's receive waits in BZPOPMIN for up to 5 s, and
+                # redis-py's own 5 s default would end that wait with an error that closes
+                # an idle table's sockets.
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": None}],
                 "capacity": 1000,
             },
         },

@@ -62,3 +62,20 @@ def test_production_settings_pass_the_deployment_checks() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.asyncio
+async def test_an_idle_redis_layer_keeps_waiting_without_an_error() -> None:
+    """On Redis, a worker whose tables are quiet for longer than redis-py's default read timeout
+    (5 s) keeps listening: a timeout there would close every idle table's sockets."""
+    import asyncio
+    import os
+
+    from channels.layers import get_channel_layer
+
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL: the in-memory layer has no read timeout")
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    with pytest.raises(asyncio.TimeoutError):
+        await asyncio.wait_for(layer.receive(channel), timeout=6.5)

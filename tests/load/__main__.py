@@ -1,0 +1,366 @@
+"""``python -m tests.load``: the load test of the live tables (see docs/performance.md).
+
+For each worker count (1, then 2 daphne processes on PostgreSQL with the Redis channel layer) it
+runs steps of N tables of three scripted players each, and prints one row per step:
+
+- the bare transport (``tests.load.baseline``) and the game, flat out (act on receipt) at a few
+  table counts, to find the saturation throughput and the game's cost as a ratio;
+- the game at human pace (each player thinks 2–4 s) at a few table counts, to find how many
+  tables a worker carries with p99 under 150 ms.
+
+Each step starts fresh workers, connects every socket, plays ``--warmup`` seconds unmeasured,
+then measures for ``--duration`` seconds, lets the last actions land and closes. The database is
+created anew once per run, with every table seated and playing.
+
+Examples::
+
+    .venv/bin/python -m tests.load --quick
+    .venv/bin/python -m tests.load --workers 1 --pace flat --kind game --tables 20 --duration 10
+    .venv/bin/python -m tests.load --plot docs/load-test.png --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from . import database
+from .clients import StepConfig, run_step
+from .report import (
+    LEGEND,
+    StepResult,
+    details,
+    format_row,
+    header,
+    load,
+    plot,
+    save,
+    step_result,
+    summary,
+)
+from .server import Sampler, Usage, pids_named, start_workers, stop_workers
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gandengyan_load"
+# A Redis database of its own, so that the test suite's (0) is left alone; it is flushed per step.
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
+
+
+@dataclass(frozen=True)
+class Step:
+    workers: int
+    kind: str
+    pace: str
+    tables: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.workers} worker(s), {self.kind}, {self.pace}, {self.tables} tables"
+
+
+def numbers(text: str) -> list[int]:
+    return [int(part) for part in text.split(",") if part.strip()]
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.load",
+        description="Load test: daphne workers on PostgreSQL + Redis, driven by scripted "
+        "websocket players; prints actions/s, latency percentiles, losses, CPU and memory.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument(
+        "--workers", type=numbers, default=[1, 2], help="worker counts to run, e.g. 1,2"
+    )
+    parser.add_argument(
+        "--pace", choices=("flat", "human", "both"), default="both", help="flat out, human or both"
+    )
+    parser.add_argument(
+        "--kind",
+        choices=("game", "bare", "both"),
+        default="both",
+        help="the game, the bare "
+        "transport, or both (the bare transport runs at human pace only at the largest count)",
+    )
+    parser.add_argument(
+        "--tables",
+        type=numbers,
+        default=None,
+        help="table counts for every pace (overrides --flat-tables and --human-tables)",
+    )
+    parser.add_argument("--flat-tables", type=numbers, default=[10, 50, 100])
+    parser.add_argument("--human-tables", type=numbers, default=[10, 25, 50, 100, 150])
+    parser.add_argument(
+        "--duration", type=float, default=12.0, help="measured seconds of a flat-out step"
+    )
+    parser.add_argument(
+        "--human-duration", type=float, default=20.0, help="measured seconds of a human step"
+    )
+    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds, flat out")
+    parser.add_argument(
+        "--human-warmup", type=float, default=5.0, help="unmeasured seconds, human pace"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seeds the players' choices")
+    parser.add_argument(
+        "--bare-bytes",
+        type=int,
+        default=5500,
+        help="size of the bare transport's frame (a table frame is 4-7 KB)",
+    )
+    parser.add_argument(
+        "--layer",
+        choices=("redis", "memory"),
+        default="redis",
+        help="channel layer (the in-memory one only with one worker)",
+    )
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument(
+        "--out", type=Path, default=Path("/tmp/gandengyan-load"), help="results.json, logs"
+    )
+    parser.add_argument("--plot", type=Path, default=None, help="write the plot to this PNG")
+    parser.add_argument(
+        "--plot-only",
+        type=Path,
+        default=None,
+        metavar="RESULTS",
+        help="only redraw the plot (and reprint the figures) from a results.json",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="after the plan, profile one worker with py-spy "
+        "during an extra flat-out game step (--profile-tables) and summarise where time goes",
+    )
+    parser.add_argument(
+        "--profile-tables", type=int, default=50, help="tables of the profiled step"
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: one worker, 3 tables, 5 s steps (options given explicitly still apply)",
+    )
+    if "--quick" in argv:
+        parser.set_defaults(
+            workers=[1],
+            flat_tables=[3],
+            human_tables=[3],
+            duration=5.0,
+            human_duration=5.0,
+            warmup=1.0,
+            human_warmup=3.0,
+            profile_tables=3,
+        )
+    args = parser.parse_args(argv)
+    if args.tables:
+        args.flat_tables = args.human_tables = args.tables
+    if args.layer == "memory" and any(count > 1 for count in args.workers):
+        parser.error("the in-memory channel layer serves one worker only")
+    return args
+
+
+def plan(args: argparse.Namespace) -> list[Step]:
+    kinds = ("bare", "game") if args.kind == "both" else (args.kind,)
+    steps = []
+    for workers in args.workers:
+        if args.pace in ("flat", "both"):
+            for kind in kinds:
+                steps += [Step(workers, kind, "flat", count) for count in args.flat_tables]
+        if args.pace in ("human", "both"):
+            if "game" in kinds:
+                steps += [Step(workers, "game", "human", count) for count in args.human_tables]
+            if "bare" in kinds:
+                largest = max(args.human_tables)
+                steps.append(Step(workers, "bare", "human", largest))
+    return steps
+
+
+def estimate_seconds(args: argparse.Namespace, steps: list[Step]) -> float:
+    total = 0.0
+    for step in steps:
+        if step.pace == "flat":
+            total += args.warmup + args.duration
+        else:
+            total += args.human_warmup + args.human_duration
+        total += 6 + step.tables * 0.06  # start, connect, drain, stop
+    return total
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace, secret_key: str) -> None:
+        self.args = args
+        self.log_dir = args.out / "logs"
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "gandengyan.settings",
+            "DATABASE_URL": args.database_url,
+            "REDIS_URL": args.redis_url if args.layer == "redis" else "",
+            "TABLE_RUNNER_IN_PROCESS": "false",
+            "DEBUG": "false",
+            "SECRET_KEY": secret_key,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "PYTHONUNBUFFERED": "1",
+        }
+        self.tables: list[database.SeatedTable] = []
+
+    def flush_redis(self) -> None:
+        if self.args.layer != "redis":
+            return
+        import redis
+
+        client = redis.Redis.from_url(self.args.redis_url)
+        try:
+            client.flushdb()
+        finally:
+            client.close()
+
+    def run(self, step: Step, *, profile: Path | None = None) -> StepResult:
+        args = self.args
+        flat = step.pace == "flat"
+        duration = args.duration if flat else args.human_duration
+        config = StepConfig(
+            kind=step.kind,
+            pace=step.pace,
+            tables=step.tables,
+            duration=duration,
+            warmup=args.warmup if flat else args.human_warmup,
+            urls=[],
+            seed=args.seed,
+            bare_bytes=args.bare_bytes,
+            token=secrets.token_hex(4),
+        )
+        begun = time.monotonic()
+        self.flush_redis()
+        workers = start_workers(step.workers, self.env, self.log_dir)
+        config.urls = [worker.url for worker in workers]
+        database_name = urlsplit(args.database_url).path.lstrip("/")
+        groups: dict[str, list[int] | Callable[[], list[int]]] = {
+            f"daphne-{number + 1}": [worker.pid] for number, worker in enumerate(workers)
+        }
+        groups |= {
+            "postgres": partial(pids_named, "postgres", argument=database_name),
+            "redis": partial(pids_named, "redis-server"),
+            "client": [os.getpid()],
+        }
+        sampler = Sampler(groups)
+        usage = Usage()
+        profiler: Any = None
+
+        def on_window(opening: bool) -> None:
+            nonlocal usage, profiler
+            if opening:
+                sampler.start()
+                if profile is not None:
+                    from .profile import start_py_spy
+
+                    profiler = start_py_spy(workers[0].pid, profile, seconds=duration)
+            else:
+                usage = sampler.stop()
+
+        try:
+            outcome = asyncio.run(run_step(config, self.tables, on_window, sampler.sample))
+        finally:
+            stop_workers(workers)
+            if profiler is not None:
+                profiler.wait(timeout=60)
+        result = step_result(
+            workers=step.workers,
+            layer=args.layer,
+            kind=step.kind,
+            pace=step.pace,
+            duration=duration,
+            outcome=outcome,
+            usage=usage,
+        )
+        result.elapsed_s = round(time.monotonic() - begun, 1)
+        return result
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    if args.plot_only is not None:
+        results = load(args.plot_only)
+        print_figures(results)
+        plot(results, args.plot or args.plot_only.with_suffix(".png"))
+        return 0
+
+    steps = plan(args)
+    profile_step = Step(1, "game", "flat", args.profile_tables) if args.profile else None
+    game_tables = max(
+        [s.tables for s in steps if s.kind == "game"]
+        + ([profile_step.tables] if profile_step else []),
+        default=0,
+    )
+    print(
+        f"{len(steps)} steps{' and a profiled one' if profile_step else ''}, about "
+        f"{estimate_seconds(args, steps + ([profile_step] if profile_step else [])) / 60:.0f} "
+        f"minutes; {game_tables} tables to seat. Logs and results.json in {args.out}",
+        flush=True,
+    )
+    secret_key = secrets.token_urlsafe(40)
+    database.configure(database_url=args.database_url, secret_key=secret_key)
+    runner = Runner(args, secret_key)
+    started = time.monotonic()
+    database.recreate(args.database_url)
+    database.migrate()
+    runner.tables = database.seat_tables(game_tables)
+    print(f"database ready: {game_tables} tables seated in {time.monotonic() - started:.0f} s")
+    print()
+    print(header(), flush=True)
+
+    results: list[StepResult] = []
+    meta = {"args": {k: str(v) for k, v in vars(args).items()}, "started": time.time()}
+    for step in steps:
+        result = runner.run(step)
+        results.append(result)
+        print(format_row(result), flush=True)
+        for line in details(result):
+            print(line, flush=True)
+        save(results, args.out / "results.json", meta)
+
+    print()
+    print(LEGEND)
+    print()
+    for line in summary(results):
+        print(line)
+    if args.plot is not None:
+        plot(results, args.plot)
+        print(f"\nplot: {args.plot}")
+
+    if profile_step is not None:
+        from .profile import summarise
+
+        raw = args.out / "profile.txt"
+        print(f"\nprofiling worker 1 with py-spy: {profile_step.name}")
+        result = runner.run(profile_step, profile=raw)
+        print(header())
+        print(format_row(result) + "   (under py-spy)")
+        for line in summarise(raw):
+            print(line)
+    print(f"\ntotal {time.monotonic() - started:.0f} s")
+    return 0
+
+
+def print_figures(results: list[StepResult]) -> None:
+    print(header())
+    for result in results:
+        print(format_row(result))
+        for line in details(result):
+            print(line)
+    print()
+    for line in summary(results):
+        print(line)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,102 @@
+"""A fresh PostgreSQL database for a load run, with every table seated through the services.
+
+The orchestrating process sets Django up on the load database (``configure``), drops and
+recreates it, migrates it, then seats three players per table with ``services.table_play`` in a
+room with no minimum and a small base, so each table's first game starts at once. Each player
+gets a session (``Client.force_login``), whose key is the cookie its websocket sends.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+ROOM_CODE = "load"
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    table_id: int
+    #: Session cookie of the player at each seat, by seat position.
+    cookies: tuple[str, ...]
+
+
+def configure(*, database_url: str, secret_key: str) -> None:
+    """Point Django at the load database, with the same settings the workers get."""
+    os.environ["DJANGO_SETTINGS_MODULE"] = "gandengyan.settings"
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["SECRET_KEY"] = secret_key
+    os.environ["DEBUG"] = "false"
+    # The orchestrator needs no Redis: the seating's notices go to the in-memory layer.
+    os.environ["REDIS_URL"] = ""
+    import django
+
+    django.setup()
+
+
+def recreate(database_url: str) -> None:
+    """Drop the database named in ``database_url`` (closing its connections) and create it."""
+    import psycopg
+
+    parts = urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    if not name.replace("_", "").isalnum():
+        raise ValueError(f"unexpected database name {name!r}")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def migrate() -> None:
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def seat_tables(count: int, *, prefix: str = "load") -> list[SeatedTable]:
+    """``count`` tables of three players each, every table playing its first game."""
+    from django.db import connections
+    from django.test import Client
+
+    from accounts.models import User
+    from accounts.services import wallet_create
+    from games import services
+    from games.models import Room, Table
+
+    room, _created = Room.objects.get_or_create(
+        code=ROOM_CODE,
+        defaults={
+            "name_zh": "压测场",
+            "name_en": "Load test",
+            "base": 1,
+            "min_coins": 0,
+            "max_coins": None,
+            "position": 99,
+            "turn_seconds": 300,
+        },
+    )
+    tables = []
+    for number in range(count):
+        users = []
+        for seat in range(3):
+            user = User.objects.create_user(username=f"{prefix}-{number}-{seat}", password=None)
+            wallet_create(user=user)
+            users.append(user)
+        table = None
+        for user in users:
+            table, _position = services.table_play(user=user, room=room)
+        assert table is not None
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            raise RuntimeError(f"table {table.pk} did not start a game")
+        positions = dict(table.seats.filter(user__isnull=False).values_list("user_id", "position"))
+        cookies = [""] * 3
+        for user in users:
+            client = Client()
+            client.force_login(user)
+            cookies[positions[user.pk]] = client.cookies["sessionid"].value
+        tables.append(SeatedTable(table.pk, tuple(cookies)))
+    connections.close_all()
+    return tables

@@ -1,0 +1,351 @@
+"""The figures of a load run: one row per step, the comparisons the targets ask for, a plot."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .clients import StepOutcome
+from .server import Usage
+
+# The targets of the issue, on this machine.
+HUMAN_TABLES_TARGET = 150
+HUMAN_P99_TARGET_MS = 150.0
+FLAT_RATIO_TARGET = 0.40
+SCALING_TARGET = 0.90
+
+
+@dataclass
+class StepResult:
+    workers: int
+    layer: str
+    kind: str
+    pace: str
+    tables: int
+    sockets: int
+    connected: int
+    duration: float
+    actions_per_s: float
+    sent_per_s: float
+    p50_ms: float | None
+    p95_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+    lost: int
+    gaps: int
+    out_of_order: int
+    skipped: int
+    games: int
+    again: int
+    frame_bytes: int
+    elapsed_s: float = 0.0  # the whole step: start, connect, warm-up, window, drain, stop
+    errors: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)
+    rss_mb: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    @property
+    def refused_count(self) -> int:
+        return sum(self.refused.values())
+
+    @property
+    def clean(self) -> bool:
+        return (
+            self.error_count == 0
+            and self.refused_count == 0
+            and self.lost == 0
+            and self.gaps == 0
+            and self.out_of_order == 0
+            and self.connected == self.sockets
+        )
+
+    def daphne_cpu(self) -> float:
+        return sum(value for name, value in self.cpu.items() if name.startswith("daphne"))
+
+    def daphne_rss(self) -> float:
+        return sum(value for name, value in self.rss_mb.items() if name.startswith("daphne"))
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Nearest-rank percentile of ``values`` (``share`` from 0 to 100)."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(share / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def step_result(
+    *, workers: int, layer: str, kind: str, pace: str, duration: float,
+    outcome: StepOutcome, usage: Usage,
+) -> StepResult:  # fmt: skip
+    recorder = outcome.recorder
+    latencies = [seconds * 1000 for seconds in recorder.latencies]
+
+    def at(share: float) -> float | None:
+        return round(percentile(latencies, share), 1) if latencies else None
+
+    return StepResult(
+        workers=workers,
+        layer=layer,
+        kind=kind,
+        pace=pace,
+        tables=outcome.sockets // 3,
+        sockets=outcome.sockets,
+        connected=outcome.connected,
+        duration=duration,
+        actions_per_s=round(recorder.done / duration, 1),
+        sent_per_s=round(recorder.actions / duration, 1),
+        p50_ms=at(50),
+        p95_ms=at(95),
+        p99_ms=at(99),
+        max_ms=round(max(latencies), 1) if latencies else None,
+        lost=recorder.lost,
+        gaps=recorder.gaps,
+        out_of_order=recorder.out_of_order,
+        skipped=recorder.skipped,
+        games=recorder.games,
+        again=recorder.again,
+        frame_bytes=int(statistics.median(recorder.frame_sizes)) if recorder.frame_sizes else 0,
+        errors=dict(recorder.errors),
+        refused=dict(recorder.refused),
+        cpu={name: round(value, 1) for name, value in usage.cpu.items()},
+        rss_mb={name: round(value, 1) for name, value in usage.rss.items()},
+    )
+
+
+# Printing ----------------------------------------------------------------------------------------
+
+COLUMNS = (
+    ("wk", 2),
+    ("kind", 4),
+    ("pace", 5),
+    ("tables", 6),
+    ("act/s", 6),
+    ("p50", 6),
+    ("p95", 6),
+    ("p99", 6),
+    ("max", 6),
+    ("err", 3),
+    ("ref", 3),
+    ("lost", 4),
+    ("gaps", 4),
+    ("ooo", 3),
+    ("skip", 4),
+    ("daphne%", 7),
+    ("MB", 5),
+    ("pg%", 4),
+    ("redis%", 6),
+    ("client%", 7),
+    ("step s", 6),
+)
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
+def format_row(result: StepResult) -> str:
+    cells = (
+        str(result.workers),
+        result.kind,
+        result.pace,
+        str(result.tables),
+        f"{result.actions_per_s:.0f}",
+        _ms(result.p50_ms),
+        _ms(result.p95_ms),
+        _ms(result.p99_ms),
+        _ms(result.max_ms),
+        str(result.error_count + (result.sockets - result.connected)),
+        str(result.refused_count),
+        str(result.lost),
+        str(result.gaps),
+        str(result.out_of_order),
+        str(result.skipped),
+        f"{result.daphne_cpu():.0f}",
+        f"{result.daphne_rss():.0f}",
+        f"{result.cpu.get('postgres', 0):.0f}",
+        f"{result.cpu.get('redis', 0):.0f}",
+        f"{result.cpu.get('client', 0):.0f}",
+        f"{result.elapsed_s:.0f}",
+    )
+    return "  ".join(cell.rjust(width) for cell, (_name, width) in zip(cells, COLUMNS, strict=True))
+
+
+def header() -> str:
+    names = "  ".join(name.rjust(width) for name, width in COLUMNS)
+    return names + "\n" + "-" * len(names)
+
+
+LEGEND = (
+    "act/s: play/pass actions per second that every seat saw; p50..max: ms from sending an "
+    "action to the last of its table's 3 sockets receiving the update; err: failed connections, "
+    "sockets closed by the server, client errors; ref: refused actions; lost: updates a seat never "
+    "received; gaps: notices a socket missed that its table mates got; ooo: frames older than one "
+    "already received; skip: versions a socket never saw because the next move had committed "
+    "before it rendered (not a loss); daphne%: CPU of the workers (100 = one core), MB: their "
+    "resident memory at the peak; pg%, redis%, client%: PostgreSQL, Redis and this load generator; "
+    "step s: the step's whole time, from starting the workers to stopping them."
+)
+
+
+def details(result: StepResult) -> list[str]:
+    lines = []
+    if result.errors:
+        lines.append(f"    errors: {result.errors}")
+    if result.refused:
+        lines.append(f"    refused: {result.refused}")
+    if result.connected != result.sockets:
+        lines.append(f"    connected {result.connected} of {result.sockets} sockets")
+    return lines
+
+
+def _best(results: list[StepResult], workers: int, kind: str) -> StepResult | None:
+    flat = [r for r in results if r.workers == workers and r.kind == kind and r.pace == "flat"]
+    return max(flat, key=lambda r: r.actions_per_s, default=None)
+
+
+def summary(results: list[StepResult]) -> list[str]:
+    """The comparisons the targets ask for, and whether each target is met."""
+    lines = []
+    workers = sorted({r.workers for r in results})
+    saturation: dict[tuple[int, str], float] = {}
+    for count in workers:
+        for kind in ("bare", "game"):
+            best = _best(results, count, kind)
+            if best is not None:
+                saturation[count, kind] = best.actions_per_s
+                lines.append(
+                    f"flat out, {count} worker(s), {kind}: {best.actions_per_s:.0f} actions/s "
+                    f"at best (at {best.tables} tables, p99 {_ms(best.p99_ms)} ms)"
+                )
+        if (count, "bare") in saturation and (count, "game") in saturation:
+            ratio = saturation[count, "game"] / max(saturation[count, "bare"], 1e-9)
+            verdict = "met" if ratio >= FLAT_RATIO_TARGET else "NOT met"
+            lines.append(
+                f"  game / bare transport, {count} worker(s): {ratio:.0%} "
+                f"(target ≥ {FLAT_RATIO_TARGET:.0%}: {verdict})"
+            )
+    if all((n, k) in saturation for n in (1, 2) for k in ("bare", "game")):
+        bare = saturation[2, "bare"] / max(saturation[1, "bare"], 1e-9)
+        game = saturation[2, "game"] / max(saturation[1, "game"], 1e-9)
+        relative = game / max(bare, 1e-9)
+        verdict = "met" if relative >= SCALING_TARGET else "NOT met"
+        lines.append(
+            f"two workers / one: bare ×{bare:.2f}, game ×{game:.2f}; the game scales "
+            f"{relative:.0%} as well as the transport (target ≥ {SCALING_TARGET:.0%}: {verdict})"
+        )
+    for count in workers:
+        human = sorted(
+            (r for r in results if r.workers == count and r.kind == "game" and r.pace == "human"),
+            key=lambda r: r.tables,
+        )
+        if not human:
+            continue
+        good = [
+            r for r in human if r.clean and r.p99_ms is not None and r.p99_ms < HUMAN_P99_TARGET_MS
+        ]
+        carried = max((r.tables for r in good), default=0)
+        runs = ", ".join(f"{r.tables}: p99 {_ms(r.p99_ms)} ms" for r in human)
+        if carried:
+            lines.append(
+                f"human pace, {count} worker(s): carries {carried} tables with p99 < "
+                f"{HUMAN_P99_TARGET_MS:.0f} ms and nothing lost or refused ({runs})"
+            )
+        else:
+            lines.append(
+                f"human pace, {count} worker(s): no table count run had p99 < "
+                f"{HUMAN_P99_TARGET_MS:.0f} ms with nothing lost or refused ({runs})"
+            )
+        if count == 1:
+            verdict = "met" if carried >= HUMAN_TABLES_TARGET else "NOT met"
+            lines.append(f"  target ≥ {HUMAN_TABLES_TARGET} tables on one worker: {verdict}")
+    return lines
+
+
+def save(results: list[StepResult], path: Path, meta: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"meta": meta, "steps": [asdict(result) for result in results]}
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def load(path: Path) -> list[StepResult]:
+    data = json.loads(path.read_text())
+    return [StepResult(**step) for step in data["steps"]]
+
+
+# The plot ----------------------------------------------------------------------------------------
+
+
+def plot(results: list[StepResult], path: Path) -> None:
+    """p99 latency and actions per second against the number of tables, flat out and at human
+    pace, for each worker count, the game beside the bare transport. Needs matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    plain = FuncFormatter(lambda value, _position: f"{value:g}")
+
+    figure, axes = plt.subplots(2, 2, figsize=(11, 8), constrained_layout=True)
+    colours = {1: "tab:blue", 2: "tab:orange"}
+    for row, pace in enumerate(("flat", "human")):
+        for kind, style, marker in (("game", "-", "o"), ("bare", "--", "s")):
+            for workers in sorted({r.workers for r in results}):
+                steps = sorted(
+                    (
+                        r
+                        for r in results
+                        if r.pace == pace and r.kind == kind and r.workers == workers
+                    ),
+                    key=lambda r: r.tables,
+                )
+                if not steps:
+                    continue
+                label = f"{kind}, {workers} worker{'s' if workers > 1 else ''}"
+                tables = [r.tables for r in steps]
+                axes[row][0].plot(
+                    tables,
+                    [r.actions_per_s for r in steps],
+                    style,
+                    marker=marker,
+                    color=colours.get(workers),
+                    label=label,
+                )
+                axes[row][1].plot(
+                    tables,
+                    [r.p99_ms if r.p99_ms is not None else float("nan") for r in steps],
+                    style,
+                    marker=marker,
+                    color=colours.get(workers),
+                    label=label,
+                )
+        title = "flat out (act on receipt)" if pace == "flat" else "human pace (think 2–4 s)"
+        axes[row][0].set_title(f"Actions per second, {title}")
+        axes[row][1].set_title(f"p99 latency, {title}")
+        axes[row][0].set_ylabel("actions/s seen by every seat")
+        axes[row][1].set_ylabel("p99 ms (log scale)")
+        axes[row][1].set_yscale("log")
+        axes[row][1].yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        axes[row][1].yaxis.set_major_formatter(plain)
+        axes[row][1].yaxis.set_minor_formatter(NullFormatter())
+        if pace == "human":
+            axes[row][1].axhline(HUMAN_P99_TARGET_MS, color="grey", linestyle=":", label="150 ms")
+            axes[row][1].axvline(HUMAN_TABLES_TARGET, color="grey", linestyle=":")
+        for axis in axes[row]:
+            axis.set_xlabel("tables (3 sockets each)")
+            axis.grid(True, alpha=0.3)
+            axis.set_xlim(left=0)
+            axis.legend(fontsize=8)
+        axes[row][0].set_ylim(bottom=0)
+    figure.suptitle("Gan Deng Yan Online under load: daphne on PostgreSQL + Redis, 2 shared cores")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
