@@ -26,10 +26,9 @@ from django.test import Client
 from accounts.models import LedgerEntry, LedgerReason, User
 from games import services
 from games.models import Game, Table
-from games.rules import PASS, Play
-from games.selectors import game_state, table_version
+from games.selectors import table_version
 from tests.games.helpers import make_player, make_room
-from tests.games.live import check_frame, version_of
+from tests.games.live import check_frame, choose_intent, version_of
 
 pytestmark = [
     pytest.mark.postgres,
@@ -156,22 +155,6 @@ def current(table_id: int) -> tuple[str, Game]:
     return table_version(table=table), game
 
 
-def choose(game: Game, rng: random.Random) -> tuple[int, dict[str, object]]:
-    state = game_state(game=game)
-    moves = state.legal_moves()
-    plays = [move for move in moves if isinstance(move, Play)]
-    move = rng.choice(plays if plays and rng.random() < 0.8 else moves)
-    assert state.to_move is not None
-    if move is PASS:
-        return state.to_move, {"action": "pass"}
-    assert isinstance(move, Play) and move.combo is not None
-    return state.to_move, {
-        "action": "play",
-        "cards": [str(card) for card in move.cards],
-        "as": move.combo.ranks_text(),
-    }
-
-
 def seat_three(room_code: str) -> tuple[Table, list[Player]]:
     room = make_room(code=room_code)
     users = [make_player(name) for name in ("dong", "nan", "xi")]
@@ -243,7 +226,7 @@ async def _play(
             for player in players[:2]:
                 await player.connect(second, table_id)
                 await player.frame_at(version)
-        seat, intent = await in_thread(choose, game, rng)
+        seat, intent = await in_thread(choose_intent, game, rng)
         mover = by_seat[seat]
         assert mover.socket is not None
         await mover.socket.send(json.dumps({**intent, "version": version, "HEADERS": {}}))

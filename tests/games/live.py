@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from typing import Any
 
@@ -13,9 +14,10 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game, Table
-from games.rules import GameState, GandengyanRules
+from games.rules import PASS, GameState, GandengyanRules, Play
 from games.rules.cards import cards_from_mask
 from games.rules.moves import move_from_json
+from games.selectors import game_state
 from gandengyan.asgi import application
 
 VERSION = re.compile(r'id="table"[^>]*data-version="([^"]+)"', re.S)
@@ -23,6 +25,21 @@ DATA_CARD = re.compile(r'data-card="([^"]+)"')
 # Card codes anywhere in the text, as words: "5s", "Th", "BJ" ...
 CARD_WORD = re.compile(r"(?<![0-9A-Za-z])([2-9TJQKA][shdc]|BJ|RJ)(?![0-9A-Za-z])")
 SEED = re.compile(r'<code class="seed"[^>]*>[0-9a-f]*</code>')
+
+
+def choose_intent(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """The seat to move in ``game`` and a legal intent for it as a client sends it, picked at
+    random among the engine's legal moves (mostly plays, so that games stay short)."""
+    state = game_state(game=game)
+    moves = state.legal_moves()
+    plays = [move for move in moves if isinstance(move, Play)]
+    move = rng.choice(plays if plays and rng.random() < 0.8 else moves)
+    assert state.to_move is not None
+    if move is PASS:
+        return state.to_move, {"action": "pass"}
+    assert isinstance(move, Play) and move.combo is not None
+    cards = [str(card) for card in move.cards]
+    return state.to_move, {"action": "play", "cards": cards, "as": move.combo.ranks_text()}
 
 
 def session_cookie(user: User) -> str:

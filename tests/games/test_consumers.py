@@ -24,11 +24,10 @@ from django.utils import timezone
 from accounts.models import LedgerEntry, User
 from games import services
 from games.models import Game, GameEvent, Room, Seat, Table
-from games.rules import PASS, Play
-from games.selectors import game_state
 from tests.games.helpers import balance, make_player, make_room, start_from_position
 from tests.games.live import (
     check_frame,
+    choose_intent,
     connect,
     current_version,
     intent,
@@ -65,20 +64,6 @@ def _table_with_bots(user: User, room: Room) -> Table:
     return table
 
 
-def _choose(game: Game, rng: random.Random) -> tuple[int, dict[str, str]]:
-    """A seat to move and a legal intent for it (mostly plays)."""
-    state = game_state(game=game)
-    moves = state.legal_moves()
-    plays = [move for move in moves if isinstance(move, Play)]
-    move = rng.choice(plays if plays and rng.random() < 0.8 else moves)
-    assert state.to_move is not None
-    if move is PASS:
-        return state.to_move, {"action": "pass"}
-    assert isinstance(move, Play) and move.combo is not None
-    cards = [str(card) for card in move.cards]
-    return state.to_move, {"action": "play", "cards": cards, "as": move.combo.ranks_text()}
-
-
 def _latest_game(table_id: int) -> Game:
     return Game.objects.filter(table_id=table_id).order_by("-number").first()  # type: ignore[return-value]
 
@@ -111,7 +96,7 @@ async def test_200_games_against_bots_never_show_a_hidden_card() -> None:
                     spectator = None
                 await socket.send_to(text_data=intent("again"))
             else:
-                seat, chosen = await database_sync_to_async(_choose)(game, rng)
+                seat, chosen = await database_sync_to_async(choose_intent)(game, rng)
                 if seat == 0:
                     await socket.send_to(text_data=intent(**chosen, version=version))
                 else:
@@ -191,7 +176,7 @@ async def test_three_people_play_a_game_and_each_sees_every_move_and_only_their_
             await database_sync_to_async(game.refresh_from_db)()
             if game.status != Game.Status.PLAYING:
                 break
-            seat, chosen = await database_sync_to_async(_choose)(game, rng)
+            seat, chosen = await database_sync_to_async(choose_intent)(game, rng)
             await sockets[seat].send_to(text_data=intent(**chosen, version=version))
             version = await _wait_for_change(table.pk, version)
     finally:
