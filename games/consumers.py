@@ -13,8 +13,9 @@ the server's own restarts close with 1012, after which htmx reconnects and gets 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -30,14 +31,34 @@ from . import services
 from .models import Table
 from .runner import ensure_running_in_this_process
 from .selectors import TableRows, table_get_for_user, table_rows
-from .table_frames import refusal_message, render_frame, render_notice, render_prompt
+from .table_frames import (
+    refusal_message,
+    render_frame_and_version,
+    render_notice,
+    render_prompt,
+)
 
 #: A table intent is a few hundred bytes; anything much larger is not one.
 MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
 
+R = TypeVar("R")
+
 ACTIONS = {"play", "pass", "again", "bots", "auto", "resume"}
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A table version (``table.game.events``) in an order that compares: later is larger."""
+    try:
+        return tuple(int(part) for part in version.split("."))
+    except ValueError:
+        return ()
+
+
+def in_any_thread(method: Callable[..., R]) -> Callable[..., Awaitable[R]]:
+    """``database_sync_to_async`` on any thread of the event loop's pool."""
+    return database_sync_to_async(method, thread_sensitive=False)  # type: ignore[return-value]
 
 
 class Refused(Exception):
@@ -107,6 +128,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     # The table and the seat (None: watching) of the last frame, and its rows.
     seen: tuple[Table, int | None] | None = None
     rows: TableRows | None = None
+    # The newest frame sent, and its version.
+    frame: str = ""
+    version: str = ""
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -121,13 +145,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Join the group before the first render, so no change can fall between them.
         self.group = services.table_group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        frame = await self._render()
-        if frame is None:
+        rendered = await self._render()
+        if rendered is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
             await self.close(code=CLOSE_NO_TABLE)
             return
-        await self.send(text_data=frame)
+        self.frame, self.version = rendered
+        await self.send(text_data=self.frame)
         ensure_running_in_this_process()
 
     async def disconnect(self, code: int) -> None:
@@ -135,17 +160,42 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def table_update(self, event: dict[str, Any]) -> None:
-        # A move in a game changes neither the seats nor the table's rows: the table, the seat
-        # and the rows of the last frame still hold. Anything else is read and checked again.
         moved = event.get("kind") == "action"
         same_game = self.rows is not None and (
             self.rows.game is not None and self.rows.game.pk == event.get("game")
         )
-        frame = await self._render(reuse_table=moved and same_game)
-        if frame is None:  # no longer allowed to see the table (a private table closed)
-            await self.close(code=CLOSE_NO_TABLE)
-            return
+        frame = self._frame_from(event) if moved and same_game else None
+        if frame is not None:
+            version = event["version"]
+        else:
+            # A move in a game changes neither the seats nor the table's rows: the table, the
+            # seat and the rows of the last frame still hold. Anything else is read and checked
+            # again.
+            rendered = await self._render(reuse_table=moved and same_game)
+            if rendered is None:  # no longer allowed to see the table (a private table closed)
+                await self.close(code=CLOSE_NO_TABLE)
+                return
+            frame, version = rendered
+        # Updates of one table can arrive out of order (two processes commit moves in turn and
+        # broadcast independently, or a frame rendered after a move arrives after a fresher
+        # read): each frame is the whole table, so an older one gives way to the newest sent.
+        if version_key(version) < version_key(self.version):
+            frame = self.frame
+        else:
+            self.version, self.frame = version, frame
         await self.send(text_data=frame)
+
+    def _frame_from(self, event: dict[str, Any]) -> str | None:
+        """This socket's frame among the ones rendered once for the whole table after a move,
+        if there is one for its seat in its language."""
+        frames = event.get("frames")
+        if not frames or self.seen is None or event.get("language") != self.language:
+            return None
+        seat = self.seen[1]
+        if seat is None:  # spectators render their own view
+            return None
+        frame = frames.get(str(seat))
+        return frame if isinstance(frame, str) else None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
@@ -159,9 +209,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=reply)
 
     # Work in a thread: the database and the templates -------------------------------------------
+    # Any of the pool's threads, not Channels' one thread per process: a call waits for the
+    # database and the channel layer most of its time, and on one thread every socket of the
+    # worker would queue behind those waits. One socket's calls still run one at a time.
 
-    @database_sync_to_async
-    def _render(self, reuse_table: bool = False) -> str | None:
+    @in_any_thread
+    def _render(self, reuse_table: bool = False) -> tuple[str, str] | None:
         with translation.override(self.language):
             if not reuse_table or self.seen is None or self.rows is None:
                 try:
@@ -173,20 +226,24 @@ class TableConsumer(AsyncWebsocketConsumer):
                     return None
                 self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
-            return render_frame(table=table, seat=seat, rows=self.rows)
+            return render_frame_and_version(table=table, seat=seat, rows=self.rows)
 
-    @database_sync_to_async
+    @in_any_thread
     def _act(self, intent: dict[str, Any]) -> str:
         """Make the intent; returns what to send back to this client only (the frames for
         everyone come through the group, after the commit)."""
         user = self.scope["user"]
         with translation.override(self.language):
-            try:
-                table, seat = table_get_for_user(
-                    user=user, table_id=self.table_id, invite_code=self.invite
-                )
-            except Table.DoesNotExist:
-                raise Refused("not_seated") from None
+            if self.seen is not None and self.seen[1] is not None:
+                # Seated at the last frame: the service checks the seat again under its locks.
+                table, seat = self.seen
+            else:
+                try:
+                    table, seat = table_get_for_user(
+                        user=user, table_id=self.table_id, invite_code=self.invite
+                    )
+                except Table.DoesNotExist:
+                    raise Refused("not_seated") from None
             if seat is None:
                 raise Refused("not_seated")
             action = intent["action"]
@@ -217,13 +274,14 @@ class TableConsumer(AsyncWebsocketConsumer):
                     )
                 if refused.code == "stale":
                     # The client's view is old: a fresh frame first, then why.
-                    return render_frame(table=table, seat=seat) + render_notice(
-                        refusal_message("stale")
-                    )
+                    frame, version = render_frame_and_version(table=table, seat=seat)
+                    if version_key(version) > version_key(self.version):
+                        self.version, self.frame = version, frame
+                    return frame + render_notice(refusal_message("stale"))
                 raise Refused(refused.code) from None
             return ""
 
-    @database_sync_to_async
+    @in_any_thread
     def _refusal(self, refused: Refused) -> str:
         with translation.override(self.language):
             return render_notice(refused.message or refusal_message(refused.code))

@@ -35,6 +35,7 @@ from games.rules.moves import move_from_json
 from games.rules.records import FORMAT
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .positions import KnownPosition, positions
 
 
 def rooms_for_lobby() -> QuerySet[Room]:
@@ -98,17 +99,53 @@ def game_initial_state(*, game: Game) -> GameState:
 def game_state(*, game: Game) -> GameState:
     """The engine's position after the game's stored events.
 
-    Raises ``ValueError`` if a stored event does not replay, which only corrupt data can cause.
+    Starts from this process's last known position of the game (``games.positions``) when the
+    event it was built up to is still stored unchanged, and applies only the events after it;
+    otherwise replays the game from the deal. Raises ``ValueError`` if a stored event does not
+    replay, which only corrupt data can cause.
     """
-    state = game_initial_state(game=game)
-    for number, (seat, action) in enumerate(_events(game), start=1):
+    key = _position_key(game)
+    known = positions.get(key)
+    state: GameState | None = None
+    if known is not None and known.last_event is not None:
+        length = known.state.log_length
+        rows = list(
+            game.events.filter(number__gte=length)
+            .order_by("number")
+            .values_list("id", "seat", "action")
+        )
+        if rows and rows[0] == known.last_event:
+            state, rows = known.state, rows[1:]
+    last_event = None if state is None or known is None else known.last_event
+    if state is None:
+        # A known deal saves building it again; anything else is replayed from the deal.
+        deal = known is not None and known.last_event is None
+        state = known.state if deal and known is not None else game_initial_state(game=game)
+        rows = list(game.events.order_by("number").values_list("id", "seat", "action"))
+    for event_id, seat, action in rows:
         try:
             if seat != state.to_move:
                 raise IllegalMoveError("not_your_turn", f"seat {seat} is not to move")
             state = state.apply(move_from_json(action))
         except (IllegalMoveError, NotationError) as exc:
+            number = state.log_length + 1
             raise ValueError(f"game {game.pk}: event {number} does not replay: {exc}") from exc
+        last_event = (event_id, seat, action)
+    positions.put(key, KnownPosition(state=state, last_event=last_event))
     return state
+
+
+def game_position_remember(*, game: Game, state: GameState, event: GameEvent) -> None:
+    """Keep ``state``, the position right after ``event``, as the game's last known position
+    (a writer that has just stored the event saves its next reader a replay)."""
+    positions.put(
+        _position_key(game),
+        KnownPosition(state=state, last_event=(event.pk, event.seat, event.action)),
+    )
+
+
+def _position_key(game: Game) -> tuple[Any, ...]:
+    return (game.pk, game.seed_commitment, game.started_at)
 
 
 def game_get_for_viewer(*, user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game | None:
@@ -572,9 +609,11 @@ class TableRows:
     balances: dict[int, int]
 
 
-def table_rows(*, table: Table) -> TableRows:
+def table_rows(*, table: Table, game: Game | None = None) -> TableRows:
+    """The rows of ``table``'s view; ``game``, when given, is its current game as just read."""
     seats = list(table.seats.select_related("user").order_by("position"))
-    game = table_current_game(table=table)
+    if game is None:
+        game = table_current_game(table=table)
     players = {} if game is None else {p.seat: p for p in game.players.all()}
     balances = dict(
         Wallet.objects.filter(
@@ -584,7 +623,13 @@ def table_rows(*, table: Table) -> TableRows:
     return TableRows(seats=seats, game=game, players=players, balances=balances)
 
 
-def table_view(*, table: Table, seat: int | None, rows: TableRows | None = None) -> dict[str, Any]:
+def table_view(
+    *,
+    table: Table,
+    seat: int | None,
+    rows: TableRows | None = None,
+    state: GameState | None = None,
+) -> dict[str, Any]:
     """The table as ``seat`` may see it (``None``: a spectator), JSON-safe, for pages and sockets.
 
     The seats (name, bot, coins of players, cards held, dealer, to move, the last action in the
@@ -593,14 +638,17 @@ def table_view(*, table: Table, seat: int | None, rows: TableRows | None = None)
     left in the stock and the multiplier; once the game is over, the settlement per seat and the
     seed. A seat sees the hand of the game only if the same player held that seat in it.
     ``rows`` (``table_rows``) may be kept from an earlier view while the same game goes on; the
-    game's actions are always read anew.
+    game's actions are always read anew, unless ``state`` is given: the position of
+    ``rows.game``, read together with ``rows``.
     """
     if rows is None:
         rows = table_rows(table=table)
+    elif state is None and rows.game is not None:
+        # Its turn and deadline change with every move.
+        rows = dataclasses.replace(rows, game=Game.objects.get(pk=rows.game.pk))
     seats, game, players, balances = rows.seats, rows.game, rows.players, rows.balances
-    if game is not None and rows is not None:
-        game = Game.objects.get(pk=game.pk)  # its turn and deadline change with every move
-    state = None if game is None else game_state(game=game)
+    if state is None and game is not None:
+        state = game_state(game=game)
     viewer = None if seat is None else next((s for s in seats if s.position == seat), None)
     if seat is not None and viewer is None:
         raise ValueError(f"table {table.pk} has no seat {seat!r}")

@@ -10,10 +10,12 @@ after the transaction that made it has committed.
 
 from __future__ import annotations
 
+import copy
+import functools
 import hashlib
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +46,7 @@ from games.rules.moves import move_from_json
 from games.rules.records import Action
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
-from .selectors import game_state, play_meanings, table_version
+from .selectors import game_position_remember, game_state, play_meanings, table_version
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -103,20 +105,31 @@ def table_group_name(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def _broadcast_on_commit(*, table_id: int, message: dict[str, Any]) -> None:
+def _broadcast_on_commit(
+    *,
+    table_id: int,
+    message: dict[str, Any],
+    frames: Callable[[], dict[str, Any]] | None = None,
+) -> None:
     """Tell the table's group about a change once (and only if) the transaction commits.
 
-    The message says only what changed, never any cards: each listener renders its own seat's
-    view from the database."""
+    The message says what changed. ``frames``, when given, renders after the commit the frame
+    of each player's seat (``table_frames.render_player_frames``), so that each socket forwards
+    its own seat's frame instead of reading and rendering the table again; a socket that cannot
+    use them (a spectator, another language) renders its own view from the database."""
 
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        payload = {"type": "table.update", "table": table_id, **message}
+        if frames is not None:
+            try:
+                payload.update(frames())
+            except Exception:  # the sockets render for themselves instead
+                logger.exception("could not render the frames of table %s", table_id)
         try:
-            async_to_sync(layer.group_send)(
-                table_group_name(table_id), {"type": "table.update", "table": table_id, **message}
-            )
+            async_to_sync(layer.group_send)(table_group_name(table_id), payload)
         except Exception:  # the change is committed; a lost notice must not undo it
             logger.exception("could not broadcast an update of table %s", table_id)
 
@@ -417,6 +430,11 @@ def _act_locked(
     game.result, game.settled_at = locked.result, locked.settled_at
     game.to_move, game.turn_started_at = locked.to_move, locked.turn_started_at
     game.turn_deadline = locked.turn_deadline
+    game_position_remember(game=locked, state=after, event=event)
+    frames = None
+    if kind == "action" and not after.is_terminal:
+        # The game row as it is now: later moves of the same transaction change `locked`.
+        frames = functools.partial(_player_frames, game=copy.copy(locked), state=after)
     _broadcast_on_commit(
         table_id=locked.table_id,
         message={
@@ -424,8 +442,15 @@ def _act_locked(
             "game": locked.pk,
             "number": event.number,
         },
+        frames=frames,
     )
     return event
+
+
+def _player_frames(*, game: Game, state: GameState) -> dict[str, Any]:
+    from .table_frames import render_player_frames  # presentation: needed only after a commit
+
+    return render_player_frames(table_id=game.table_id, game=game, state=state)
 
 
 # Settling ----------------------------------------------------------------------------------------
@@ -1019,22 +1044,24 @@ def table_game_act(
     itself. The game row is locked first, so the version cannot change while it is compared.
     Raises ``GameActionRefused``: ``not_seated``, ``no_game``, ``stale`` or the engine's code.
     """
-    seat = Seat.objects.filter(table_id=table.pk, user_id=user.pk).first()
+    # The seat with its table as it is now (the version), then the game this seat plays in.
+    seat = Seat.objects.select_related("table").filter(table_id=table.pk, user_id=user.pk).first()
     if seat is None:
         raise GameActionRefused("not_seated", "you do not sit at this table")
+    playing = Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING)
     game = (
-        Game.objects.select_for_update()
-        .filter(table_id=table.pk, status=Game.Status.PLAYING)
+        playing.select_for_update(of=("self",))
+        .filter(players__seat=seat.position, players__user_id=user.pk)
         .first()
     )
     if game is None:
+        if playing.exists():
+            raise GameActionRefused("not_seated", "you do not play in this game")
         raise GameActionRefused("no_game", "no game is being played at this table")
-    if not game.players.filter(seat=seat.position, user_id=user.pk).exists():
-        raise GameActionRefused("not_seated", "you do not play in this game")
-    fresh = Table.objects.get(pk=table.pk)
-    if not isinstance(version, str) or version != table_version(table=fresh, game=game):
-        raise GameActionRefused("stale", "the table changed since this action was chosen")
     state = game_state(game=game)
+    current = table_version(table=seat.table, game=game, events=state.log_length)
+    if not isinstance(version, str) or version != current:
+        raise GameActionRefused("stale", "the table changed since this action was chosen")
     if isinstance(action, dict) and "play" in action and action.get("as") is None:
         _check_one_meaning(state=state, seat=seat.position, action=action)
     event = _act_locked(game=game, locked=game, state=state, seat=seat.position, action=action)

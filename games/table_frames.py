@@ -7,21 +7,26 @@ frame is whole again with the next one.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rules import Card, ComboKind, parse_cards, parse_ranks
+from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
 
-from .models import Table
-from .selectors import TableRows, table_get_for_user, table_view
+from .models import Game, Table
+from .selectors import TableRows, table_get_for_user, table_rows, table_view
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}
@@ -73,9 +78,47 @@ def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the 
     }
 
 
-def faces(cards: str) -> list[CardFace]:
-    """Card faces of a card list in notation, lowest first (jokers last)."""
-    return [card_face(str(card)) for card in sorted(parse_cards(cards))] if cards else []
+def cards_html(cards: str, *, in_hand: bool = False) -> SafeString:
+    """The cards of a card list in notation as HTML, lowest first (jokers last); ``in_hand``:
+    as the player's own cards, each a checkbox to select it."""
+    if not cards:
+        return mark_safe("")
+    language = translation.get_language() or ""
+    return mark_safe(
+        "".join(_card_html(str(card), language, in_hand) for card in sorted(parse_cards(cards)))
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_html(code: str, language: str, in_hand: bool) -> str:
+    """One card's HTML: the same few dozen strings make up every frame, so each is built once
+    per language instead of by the template engine for every card of every frame."""
+    face = card_face(code)
+    classes = "card" + (" is-red" if face.red else "")
+    if face.joker:
+        classes += f" is-joker joker-{face.joker}"
+    inner = format_html(
+        '<span class="card-rank">{}</span><span class="card-suit" aria-hidden="true">{}</span>',
+        face.rank,
+        face.suit,
+    )
+    if in_hand:
+        return format_html(
+            '<label class="{}" data-card="{}" title="{}"><input type="checkbox" name="cards"'
+            ' value="{}" class="visually-hidden">{}</label>',
+            classes,
+            face.code,
+            face.label,
+            face.code,
+            inner,
+        )
+    return format_html(
+        '<span class="{}" data-card="{}" title="{}">{}</span>',
+        classes,
+        face.code,
+        face.label,
+        inner,
+    )
 
 
 def combo_label(ranks: str) -> str:
@@ -99,7 +142,7 @@ def _action_view(action: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     if action.get("pass"):
         return {"pass": True}
-    return {"pass": False, "cards": faces(action["play"]), "label": combo_label(action["as"])}
+    return {"pass": False, "cards": cards_html(action["play"]), "label": combo_label(action["as"])}
 
 
 def frame_context(
@@ -110,9 +153,10 @@ def frame_context(
     choices: tuple[str, ...] = (),
     prompt_cards: str = "",
     rows: TableRows | None = None,
+    state: GameState | None = None,
 ) -> dict[str, Any]:
     """Everything the table template needs, for ``seat`` (None: a spectator)."""
-    view = table_view(table=table, seat=seat, rows=rows)
+    view = table_view(table=table, seat=seat, rows=rows, state=state)
     game = view["game"]
     seats = view["seats"]
     count = len(seats)
@@ -123,13 +167,15 @@ def frame_context(
     for row in seats:
         row["last"] = _action_view(row.get("last_action"))
     engine = game["view"] if game else None
-    hand = faces(" ".join(engine["hand"])) if engine and engine.get("hand") else []
+    hand = (
+        cards_html(" ".join(engine["hand"]), in_hand=True) if engine and engine.get("hand") else ""
+    )
     table_play = None
     if engine and engine.get("table"):
         played = engine["table"]
         table_play = {
             "seat": by_position[played["seat"]],
-            "cards": faces(played["cards"]),
+            "cards": cards_html(played["cards"]),
             "label": combo_label(played["as"]),
         }
     hints = game["hints"] if game else None
@@ -173,8 +219,44 @@ def frame_context(
 
 def render_frame(*, table: Table, seat: int | None, rows: TableRows | None = None) -> str:
     """The websocket frame for ``seat``: the whole table, then the emptied prompt and notice."""
-    context = frame_context(table=table, seat=seat, rows=rows)
-    return render_to_string("games/table.html#frame", context)
+    return render_frame_and_version(table=table, seat=seat, rows=rows)[0]
+
+
+def render_frame_and_version(
+    *,
+    table: Table,
+    seat: int | None,
+    rows: TableRows | None = None,
+    state: GameState | None = None,
+) -> tuple[str, str]:
+    """``render_frame``, and the table version the frame shows."""
+    context = frame_context(table=table, seat=seat, rows=rows, state=state)
+    return render_to_string("games/table.html#frame", context), context["view"]["version"]
+
+
+def render_player_frames(*, table_id: int, game: Game, state: GameState) -> dict[str, Any]:
+    """After a move in ``game``, the frame of every seat a player sits in, rendered once here
+    instead of once per socket: ``{"frames": {"0": html, ...}, "version": ..., "language": ...}``.
+
+    ``state`` is the game's position after the move. The frames are in the site's default
+    language; a socket in another language, and a spectator's, renders its own (nothing, when
+    no player sits at the table). Each frame is
+    still ``table_view`` for its own seat, so it holds only what that seat may see.
+    """
+    table = Table.objects.select_related("room").get(pk=table_id)
+    rows = table_rows(table=table, game=game)
+    frames: dict[str, str] = {}
+    version = ""
+    with translation.override(settings.LANGUAGE_CODE):
+        for seat in rows.seats:
+            if seat.user_id is None:
+                continue
+            frames[str(seat.position)], version = render_frame_and_version(
+                table=table, seat=seat.position, rows=rows, state=state
+            )
+    if not frames:
+        return {}
+    return {"frames": frames, "version": version, "language": settings.LANGUAGE_CODE}
 
 
 def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:
@@ -194,8 +276,7 @@ def render_frame_for_user(
     """``user``'s frame of the table (their seat, or a spectator's), and its version. Raises
     ``Table.DoesNotExist`` when the user may not see the table."""
     table, seat = table_get_for_user(user=user, table_id=table_id, invite_code=invite_code)
-    context = frame_context(table=table, seat=seat)
-    return render_to_string("games/table.html#frame", context), context["view"]["version"]
+    return render_frame_and_version(table=table, seat=seat)
 
 
 def refusal_message(code: str) -> str:

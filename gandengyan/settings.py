@@ -115,7 +115,9 @@ DATABASES = {
 # around every database call of a consumer, and with the default of 0 each call would connect
 # to the database again.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# No `SELECT 1` before the first query of every consumer call (an extra round trip per frame
+# and per action); a connection the database dropped fails one call, and Django then replaces it.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins, so two writers queue instead of
     # failing with "database is locked" when one upgrades a read lock (players, bots, runner).

@@ -1,0 +1,131 @@
+"""What one game action costs the server, without sockets: CPU time, wall time and queries.
+
+    .venv/bin/python -m tests.load.action_cost --actions 600
+
+Seats tables in a fresh PostgreSQL database (``gandengyan_action_cost``), then makes actions one
+after another through ``services.table_game_act``, as a socket's action does: the transaction,
+then after the commit the frames of the table's three players and the ``group_send`` (to the
+in-memory layer). Moves are chosen like the load test's players (a hint, or a pass). Prints per
+action: CPU time of this process (``time.process_time``, which the machine's other work
+disturbs far less than wall time), wall time, and database round trips, split into the service
+and the frames. A new game starts at a table whose game ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from .database import configure, migrate, recreate, seat_tables
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gandengyan_action_cost"
+
+
+class Meter:
+    """CPU and wall time, and queries, of the code run inside ``measure``."""
+
+    def __init__(self) -> None:
+        self.cpu: Counter[str] = Counter()
+        self.wall: Counter[str] = Counter()
+        self.queries: Counter[str] = Counter()
+        self.part = "service"
+
+    def query(self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any):
+        self.queries[self.part] += 1
+        return execute(sql, params, many, context)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--actions", type=int, default=600)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    args = parser.parse_args()
+
+    configure(database_url=args.database_url, secret_key="action-cost-" + "x" * 50)
+    recreate(args.database_url)
+    migrate()
+    seated = seat_tables(args.tables, prefix="cost")
+
+    from django.db import connection
+
+    from games import selectors, services, table_frames
+    from games.models import Seat, Table
+
+    meter = Meter()
+    render = table_frames.render_player_frames
+
+    def timed_render(**kwargs: Any) -> dict[str, Any]:
+        meter.part = "frames"
+        cpu, wall = time.process_time(), time.perf_counter()
+        try:
+            return render(**kwargs)
+        finally:
+            meter.cpu["frames"] += time.process_time() - cpu
+            meter.wall["frames"] += time.perf_counter() - wall
+            meter.part = "service"
+
+    table_frames.render_player_frames = timed_render
+    rng = random.Random(args.seed)
+    ids = [table.table_id for table in seated]
+    per_action_cpu: list[float] = []
+    done = 0
+    with connection.execute_wrapper(meter.query):
+        while done < args.actions:
+            table = Table.objects.select_related("room").get(pk=rng.choice(ids))
+            game = selectors.table_current_game(table=table)
+            if game is None or game.is_over:
+                for seat in table.seats.select_related("user"):
+                    if seat.user is not None:
+                        services.table_play_again(user=seat.user, table=table)
+                continue
+            state = selectors.game_state(game=game)
+            user = Seat.objects.select_related("user").get(table=table, position=state.to_move)
+            version = selectors.table_version(table=table, game=game, events=state.log_length)
+            hints = selectors.play_hints(state)
+            if hints and rng.random() > 0.15:
+                hint = hints[0] if rng.random() < 0.75 else rng.choice(hints)
+                action: dict[str, Any] = {"play": hint["cards"], "as": hint["as"]}
+            elif state.table is not None:
+                action = {"pass": True}
+            else:
+                action = {"play": hints[0]["cards"], "as": hints[0]["as"]}
+            before = meter.queries.copy()
+            cpu, wall = time.process_time(), time.perf_counter()
+            frames_cpu = meter.cpu["frames"]
+            services.table_game_act(user=user.user, table=table, action=action, version=version)
+            spent = time.process_time() - cpu
+            meter.cpu["all"] += spent
+            meter.wall["all"] += time.perf_counter() - wall
+            per_action_cpu.append(spent * 1000)
+            meter.cpu["service"] += spent - (meter.cpu["frames"] - frames_cpu)
+            for part in ("service", "frames"):
+                meter.queries[part + " total"] += meter.queries[part] - before[part]
+            done += 1
+
+    print(f"{done} actions at {args.tables} tables on {args.database_url.rsplit('/', 1)[-1]}")
+    print("per action          CPU ms   wall ms   queries")
+    for part in ("service", "frames"):
+        wall = meter.wall[part] if part == "frames" else meter.wall["all"] - meter.wall["frames"]
+        print(
+            f"  {part:<16} {meter.cpu[part] / done * 1000:8.2f}  {wall / done * 1000:8.2f}"
+            f"  {meter.queries[part + ' total'] / done:8.2f}"
+        )
+    print(
+        f"  {'together':<16} {meter.cpu['all'] / done * 1000:8.2f}"
+        f"  {meter.wall['all'] / done * 1000:8.2f}"
+    )
+    print(
+        f"CPU ms per action: median {statistics.median(per_action_cpu):.2f}, "
+        f"p90 {statistics.quantiles(per_action_cpu, n=10)[-1]:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
