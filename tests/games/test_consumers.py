@@ -19,11 +19,12 @@ from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import override_settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry, User
 from games import services
 from games.models import Game, GameEvent, Room, Seat, Table
+from games.table_frames import render_frame_for_user
 from tests.games.helpers import balance, make_player, make_room, start_from_position
 from tests.games.live import (
     check_frame,
@@ -382,3 +383,76 @@ async def test_the_player_to_move_sees_the_countdown_and_can_hand_the_seat_to_th
 def _with_deadline(game: Game) -> None:
     game.turn_deadline = services.turn_deadline(game=game, seat=0, now=timezone.now())
     game.save(update_fields=["turn_deadline"])
+
+
+# Frames rendered once per move -------------------------------------------------------------------
+
+
+def _fresh_frame(user: User, table_id: int, language: str = "zh-hans") -> tuple[str, str]:
+    with translation.override(language):
+        return render_frame_for_user(user=user, table_id=table_id)
+
+
+async def test_each_player_gets_the_frame_rendered_for_their_own_seat_after_a_move() -> None:
+    """After a move every player's socket forwards the frame rendered once for its seat: the
+    same as the socket would render itself, in its language; a spectator and a player in
+    another language render their own."""
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    watcher = await database_sync_to_async(make_player)("kan")
+    table, _game = await database_sync_to_async(_position_table)(room, users)
+    sockets = [
+        await connect(users[0], table.pk),
+        await connect(users[1], table.pk),
+        await connect(users[2], table.pk, language="en"),
+    ]
+    spectator = await connect(watcher, table.pk)
+    version = await _version(table.pk)
+    for seat, socket in enumerate(sockets):
+        await receive_frames_until(socket, seat=seat, version=version)
+    await receive_frames_until(spectator, seat=None, version=version)
+
+    await sockets[0].send_to(text_data=intent("play", cards=["3s"], version=version))
+    after = await _wait_for_change(table.pk, version)
+    for seat, (socket, user) in enumerate(zip(sockets, users, strict=True)):
+        frame = (await receive_frames_until(socket, seat=seat, version=after))[-1]
+        language = "en" if seat == 2 else "zh-hans"
+        assert ('aria-label="Table"' in frame) == (language == "en")
+        assert (frame, after) == await database_sync_to_async(_fresh_frame)(
+            user, table.pk, language
+        )
+    frame = (await receive_frames_until(spectator, seat=None, version=after))[-1]
+    assert (frame, after) == await database_sync_to_async(_fresh_frame)(watcher, table.pk)
+    for socket in (*sockets, spectator):
+        await socket.disconnect()
+
+
+async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame() -> None:
+    """Two processes may broadcast a table's moves out of order: a socket never shows an older
+    frame after a newer one, and still answers every notice with a frame."""
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[0], table.pk)
+    first = await _version(table.pk)
+    await receive_frames_until(socket, seat=0, version=first)
+    await socket.send_to(text_data=intent("play", cards=["3s"], version=first))
+    second = await _wait_for_change(table.pk, first)
+    newest = (await receive_frames_until(socket, seat=0, version=second))[-1]
+
+    layer = channel_layers["default"]
+    await layer.group_send(
+        services.table_group_name(table.pk),
+        {
+            "type": "table.update",
+            "table": table.pk,
+            "kind": "action",
+            "game": game.pk,
+            "number": 1,
+            "frames": {"0": "an older frame"},
+            "version": first,
+            "language": "zh-hans",
+        },
+    )
+    assert await socket.receive_from(timeout=10) == newest
+    await socket.disconnect()
