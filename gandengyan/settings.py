@@ -17,12 +17,16 @@ Environment variables:
   ``SECURE_HSTS_SECONDS`` can be set from the environment.
 - ``CONN_MAX_AGE``: seconds a database connection is kept open, default 60.
 - ``TABLE_RUNNER_IN_PROCESS``: whether each daphne process runs a table runner, default true.
+- ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
+  (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
+  default 0 (the header is ignored).
 """
 
 from pathlib import Path
 from typing import Any
 
 import environ
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -180,6 +184,65 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+
+# --- Access ------------------------------------------------------------------------------------
+# The Content-Security-Policy, login rate limits and the cache they count in (docs/security.md).
+
+# django-csp sets the policy on every response, right after SecurityMiddleware.
+INSTALLED_APPS.append("csp")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "csp.middleware.CSPMiddleware",
+)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        # No inline script anywhere: templates load static files only (the admin's data blocks
+        # are JSON, which is never run), and htmx's eval is off (templates/base.html).
+        "script-src": [SELF],
+        # No inline styles either: htmx's indicator <style> is off (templates/base.html), and the
+        # scripts that move things (the turn clock's bar) set element.style, which CSP allows.
+        "style-src": [SELF],
+        # 'self' matches the table's websocket on the same host and port too (ws: for a page on
+        # http:, wss: on https:), as CSP Level 3 says; tests/e2e/test_csp.py checks it in Chromium.
+        "connect-src": [SELF],
+        "img-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Rate limits of django-allauth (per client address, per username or per user), counted in the
+# cache below. A failed login counts against both the address and the username tried.
+ACCOUNT_RATE_LIMITS = {
+    # Login forms sent from one address, whatever they hold (reading the page is not counted).
+    "login": "30/m/ip",
+    # Failed logins: 10 a minute from one address, and 5 in 5 minutes for one username, after
+    # which even the right password is refused until the window has passed.
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "change_password": "5/m/user",
+}
+# Behind nginx the client's address is the last one in X-Forwarded-For; with 0 the header is
+# ignored (it could be forged) and every client would share the proxy's address.
+ALLAUTH_TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+
+# The counts must be shared by every worker, so with Redis they live there, under a key prefix
+# of their own beside the channel layer's keys; without Redis, in this process's memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "gandengyan-cache",
+        },
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# --- end of Access -----------------------------------------------------------------------------
 
 # Internationalisation: Chinese first, English as the alternative.
 LANGUAGE_CODE = "zh-hans"

@@ -3,7 +3,7 @@
 import os
 
 from .settings import *  # noqa: F403
-from .settings import BASE_DIR, CHANNEL_LAYERS, DATABASES
+from .settings import BASE_DIR, CACHES, CHANNEL_LAYERS, DATABASES
 
 SECRET_KEY = "test-only-secret-key"
 
@@ -39,3 +39,8 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # whose table had the same key) never receive this run's messages.
 if CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer":
     CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"test-{os.getpid()}-{TEST_DB_SUFFIX}"
+
+# The cache (where login rate limits count) gets a prefix of this run's own on Redis too, so that
+# two runs never see each other's counts and a run can empty its own (tests/conftest.py).
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["KEY_PREFIX"] = f"test-{os.getpid()}-{TEST_DB_SUFFIX}-cache"

@@ -45,3 +45,32 @@ def _reset_language() -> Iterator[None]:
     language = translation.get_language()
     yield
     translation.activate(language)
+
+
+def _cache_clear() -> None:
+    """Empty the cache; on Redis only this run's keys (settings_test gives them a prefix of their
+    own), never the database the channel layer and other runs share."""
+    from django.core.cache import cache
+
+    if settings.CACHES["default"]["BACKEND"] != "django.core.cache.backends.redis.RedisCache":
+        cache.clear()
+        return
+    import redis
+
+    client = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    try:
+        prefix = settings.CACHES["default"]["KEY_PREFIX"]
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> Iterator[None]:
+    """An empty cache for every test, so that rate limits counted there (logins, sign-ups) never
+    carry over from one test to the next, nor from one run to the next."""
+    _cache_clear()
+    yield
+    _cache_clear()
