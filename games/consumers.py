@@ -13,6 +13,8 @@ the server's own restarts close with 1012, after which htmx reconnects and gets 
 from __future__ import annotations
 
 import json
+import re
+from collections import deque
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
 from typing import Any, TypeVar
@@ -31,6 +33,7 @@ from . import services
 from .models import Table
 from .runner import ensure_running_in_this_process
 from .selectors import TableRows, table_get_for_user, table_rows
+from .socket_limits import Warnings, message_allowed
 from .table_frames import (
     refusal_message,
     render_frame_and_version,
@@ -44,6 +47,11 @@ CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
 
 R = TypeVar("R")
+
+#: A client's id for an action: random, long enough not to collide, short enough to store.
+ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+#: The ids of the last actions a socket made, whose repeats it ignores.
+APPLIED_IDS_KEPT = 64
 
 ACTIONS = {"play", "pass", "again", "bots", "auto", "resume"}
 
@@ -91,10 +99,13 @@ def language_of(scope: dict[str, Any]) -> str:
 
 
 def parse_intent(text: str | None) -> dict[str, Any]:
-    """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "version": ...}``.
+    """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "version": ...,
+    "id": ...}``.
 
     htmx sends a form's fields as JSON (a field given twice, like several checked cards, as a
-    list) plus a ``HEADERS`` object. Raises ``Refused`` for anything else.
+    list) plus a ``HEADERS`` object; ``static/js/table.js`` adds ``action_id``, the same for
+    the same action on the same view (a double click, a resend after a reconnect). Raises
+    ``Refused`` for anything else.
     """
     if text is None or len(text.encode()) > MAX_MESSAGE_BYTES:
         raise Refused("bad_action")
@@ -118,7 +129,16 @@ def parse_intent(text: str | None) -> dict[str, Any]:
     version = data.get("version")
     if version is not None and not isinstance(version, str):
         raise Refused("bad_action")
-    return {"action": action, "cards": cards.strip(), "as": meaning, "version": version}
+    action_id = data.get("action_id")
+    if not isinstance(action_id, str) or not ACTION_ID.fullmatch(action_id):
+        raise Refused("bad_action")
+    return {
+        "action": action,
+        "cards": cards.strip(),
+        "as": meaning,
+        "version": version,
+        "id": action_id,
+    }
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -137,6 +157,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
         self.invite = (query.get("invite") or [None])[0]
         self.language = language_of(self.scope)
+        self.applied: deque[str] = deque(maxlen=APPLIED_IDS_KEPT)
+        self.warnings = Warnings()
         user = self.scope.get("user")
         await self.accept()
         if user is None or not user.is_authenticated:
@@ -200,10 +222,19 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
+        if not message_allowed(self.scope["user"].pk):
+            if self.warnings.due():
+                await self.send(text_data=await self._refusal(Refused("too_fast")))
+            return
         try:
             intent = parse_intent(text_data)
+            if intent["id"] in self.applied:
+                return  # made once already from this socket; its frame came with the move
             reply = await self._act(intent)
+            self.applied.append(intent["id"])
         except Refused as refused:
+            if refused.code == "duplicate":
+                return  # made once already, from another socket of this user
             reply = await self._refusal(refused)
         if reply:
             await self.send(text_data=reply)
@@ -263,7 +294,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                     if action == "play" and intent["as"]:
                         move["as"] = intent["as"]
                     services.table_game_act(
-                        user=user, table=table, action=move, version=intent["version"]
+                        user=user,
+                        table=table,
+                        action=move,
+                        version=intent["version"],
+                        action_id=intent["id"],
                     )
             except services.TableRefused as refused:
                 raise Refused(refused.code, refused.message) from None

@@ -296,6 +296,16 @@ class GameEvent(models.Model):
         _("made by"), max_length=16, choices=Source.choices, default=Source.PLAYER
     )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
+    action_id = models.CharField(
+        _("client action id"),
+        max_length=64,
+        blank=True,
+        default="",
+        help_text=_(
+            "The id the player's browser gave the action: a repeated id (a double click, a "
+            "resend after a reconnect) is applied once."
+        ),
+    )
 
     class Meta:
         verbose_name = _("game event")
@@ -303,6 +313,11 @@ class GameEvent(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="game_event_unique_number"),
+            models.UniqueConstraint(
+                fields=["game", "action_id"],
+                condition=~Q(action_id=""),
+                name="game_event_unique_action_id",
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_event_number_from_one"),
         ]
 

@@ -376,6 +376,7 @@ def _act_locked(
     action: dict[str, Any],
     source: str = GameEvent.Source.PLAYER,
     kind: str = "action",
+    action_id: str = "",
 ) -> GameEvent:
     """``game_act`` on the locked row of a game being played and its current position.
 
@@ -405,7 +406,12 @@ def _act_locked(
     # Every field is computed here, and the database's unique (game, number) constraint guards
     # the numbering, so the event skips full_clean's queries on this hot path.
     event = GameEvent.objects.create(
-        game=locked, number=state.log_length + 1, seat=seat, action=stored, source=source
+        game=locked,
+        number=state.log_length + 1,
+        seat=seat,
+        action=stored,
+        source=source,
+        action_id=action_id,
     )
     now = timezone.now()
     locked.to_move = after.to_move
@@ -1034,7 +1040,12 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
 
 @transaction.atomic
 def table_game_act(
-    *, user: User, table: Table, action: dict[str, Any], version: str | None
+    *,
+    user: User,
+    table: Table,
+    action: dict[str, Any],
+    version: str | None,
+    action_id: str = "",
 ) -> GameEvent:
     """A seated player's action in the game being played at ``table``.
 
@@ -1042,7 +1053,10 @@ def table_game_act(
     action chosen on an older view (a double click, a resend after a reconnect, a click that
     crossed another player's move) is refused as ``stale``. Then ``game_act`` checks the action
     itself. The game row is locked first, so the version cannot change while it is compared.
-    Raises ``GameActionRefused``: ``not_seated``, ``no_game``, ``stale`` or the engine's code.
+    ``action_id`` is the id the client gave the action: an id already stored in this game is
+    refused as ``duplicate`` (before the version, so a resend is told it was applied, not that
+    it came late). Raises ``GameActionRefused``: ``not_seated``, ``no_game``, ``duplicate``,
+    ``stale`` or the engine's code.
     """
     # The seat with its table as it is now (the version), then the game this seat plays in.
     seat = Seat.objects.select_related("table").filter(table_id=table.pk, user_id=user.pk).first()
@@ -1058,13 +1072,22 @@ def table_game_act(
         if playing.exists():
             raise GameActionRefused("not_seated", "you do not play in this game")
         raise GameActionRefused("no_game", "no game is being played at this table")
+    if action_id and GameEvent.objects.filter(game=game, action_id=action_id).exists():
+        raise GameActionRefused("duplicate", "this action was applied already")
     state = game_state(game=game)
     current = table_version(table=seat.table, game=game, events=state.log_length)
     if not isinstance(version, str) or version != current:
         raise GameActionRefused("stale", "the table changed since this action was chosen")
     if isinstance(action, dict) and "play" in action and action.get("as") is None:
         _check_one_meaning(state=state, seat=seat.position, action=action)
-    event = _act_locked(game=game, locked=game, state=state, seat=seat.position, action=action)
+    event = _act_locked(
+        game=game,
+        locked=game,
+        state=state,
+        seat=seat.position,
+        action=action,
+        action_id=action_id,
+    )
     if seat.timeouts:
         Seat.objects.filter(pk=seat.pk).update(timeouts=0)
     return event

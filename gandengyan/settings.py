@@ -163,6 +163,8 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # process runs one, started by the first table socket; `manage.py run_tables` runs it alone.
 TABLE_RUNNER_IN_PROCESS = env.bool("TABLE_RUNNER_IN_PROCESS", default=True)
 TABLE_RUNNER_INTERVAL_SECONDS = env.float("TABLE_RUNNER_INTERVAL_SECONDS", default=0.25)
+# Messages a user may send to the table sockets of one worker (games.socket_limits).
+TABLE_MESSAGE_RATE = env.str("TABLE_MESSAGE_RATE", default="10/second;100/minute")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

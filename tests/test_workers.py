@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -85,6 +86,8 @@ def workers() -> Iterator[list[Worker]]:
             f"{database['NAME']}"
         ),
         "TABLE_RUNNER_IN_PROCESS": "false",
+        # The test acts far faster than a person.
+        "TABLE_MESSAGE_RATE": "1000/second",
         # The test's sessions are signed with the test's key.
         "SECRET_KEY": settings.SECRET_KEY,
     }
@@ -229,7 +232,8 @@ async def _play(
         seat, intent = await in_thread(choose_intent, game, rng)
         mover = by_seat[seat]
         assert mover.socket is not None
-        await mover.socket.send(json.dumps({**intent, "version": version, "HEADERS": {}}))
+        message = {**intent, "version": version, "action_id": uuid.uuid4().hex, "HEADERS": {}}
+        await mover.socket.send(json.dumps(message))
         moves += 1
         new_version = await _wait_for_change(table_id, version)
         for player in players:

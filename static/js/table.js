@@ -119,7 +119,35 @@
   document.addEventListener("htmx:wsAfterMessage", afterFrame);
   document.addEventListener("htmx:wsOpen", function () { setConnection("open"); });
   document.addEventListener("htmx:wsClose", function () { setConnection("closed"); });
-  document.addEventListener("htmx:wsConfigSend", function () {
+  // Every action carries an id, the same for the same action on the same view: the server
+  // applies an id once, so a double click or a resend after a reconnect cannot act twice.
+  var actionIds = {};
+  var actionIdsVersion = null;
+
+  function randomId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+
+  function actionId(parameters) {
+    var table = tableElt();
+    var version = table ? table.dataset.version : "";
+    if (version !== actionIdsVersion) {
+      actionIds = {};
+      actionIdsVersion = version;
+    }
+    var key = JSON.stringify(Object.keys(parameters).filter(function (name) {
+      return name !== "action_id" && name !== "HEADERS";
+    }).sort().map(function (name) { return [name, parameters[name]]; }));
+    if (!actionIds[key]) { actionIds[key] = randomId(); }
+    return actionIds[key];
+  }
+
+  document.addEventListener("htmx:wsConfigSend", function (event) {
+    event.detail.parameters.action_id = actionId(event.detail.parameters);
     // A sent play clears the prompt; the next frame shows the result.
     var prompt = document.getElementById("prompt");
     if (prompt) { prompt.innerHTML = ""; }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import uuid
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -69,8 +70,10 @@ def version_of(frame: str) -> str | None:
 
 
 def intent(action: str, **fields: Any) -> str:
-    """A message as htmx's websocket extension sends it: the form's fields and HEADERS."""
-    return json.dumps({"action": action, **fields, "HEADERS": {"HX-Request": "true"}})
+    """A message as the table page sends it: the form's fields, HEADERS (htmx's websocket
+    extension) and a fresh ``action_id`` (static/js/table.js), unless ``fields`` give one."""
+    message = {"action": action, "action_id": uuid.uuid4().hex, **fields}
+    return json.dumps({**message, "HEADERS": {"HX-Request": "true"}})
 
 
 def state_at(game: Game, events: int) -> GameState:

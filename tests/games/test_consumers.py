@@ -8,6 +8,7 @@ version the frame names: it holds no card of another seat's hand nor of the stoc
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 from collections.abc import AsyncIterator
@@ -22,7 +23,7 @@ from django.test import override_settings
 from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry, User
-from games import services
+from games import services, socket_limits
 from games.models import Game, GameEvent, Room, Seat, Table
 from games.table_frames import render_frame_for_user
 from tests.games.helpers import balance, make_player, make_room, start_from_position
@@ -52,7 +53,9 @@ async def _fresh_layer_and_no_runner() -> AsyncIterator[None]:
     moves the bots itself, in a known order. The connections the consumers' database thread
     kept open are closed after, so that the test database can be dropped."""
     channel_layers.backends.clear()
-    with override_settings(TABLE_RUNNER_IN_PROCESS=False):
+    socket_limits.reset()
+    # The tests act far faster than a person; the flood test sets its own limit.
+    with override_settings(TABLE_RUNNER_IN_PROCESS=False, TABLE_MESSAGE_RATE="1000/second"):
         yield
     await database_sync_to_async(connections.close_all)()
     channel_layers.backends.clear()
@@ -273,7 +276,10 @@ async def test_malformed_frames_are_refused_without_closing_the_socket() -> None
     await socket.disconnect()
 
 
-async def test_a_repeated_action_is_applied_once() -> None:
+async def test_an_action_id_is_applied_once_from_any_socket() -> None:
+    """A double click sends one action id twice, and a reconnect may send it again on a new
+    socket: it is applied once and the repeats are ignored without a word. The same action
+    under a new id, on the view it no longer matches, is refused as stale."""
     room = await database_sync_to_async(make_room)()
     users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
     table, game = await database_sync_to_async(_position_table)(room, users)
@@ -284,13 +290,66 @@ async def test_a_repeated_action_is_applied_once() -> None:
     await socket.send_to(text_data=play)
     await socket.send_to(text_data=play)  # a double click
     after = await _wait_for_change(table.pk, version)
-    frames = await receive_frames_until(socket, seat=0, version=after)
-    text = "".join(frames) + await socket.receive_from(timeout=10)
-    while "table changed" not in text:
+    await receive_frames_until(socket, seat=0, version=after)
+
+    again = await connect(users[0], table.pk, language="en")  # a reconnect resends it
+    await receive_frames_until(again, seat=0, version=after)
+    await again.send_to(text_data=play)
+    # Silence for the repeats: the next message each socket gets answers a later request.
+    for one in (socket, again):
+        await one.send_to(text_data="not json")
+        assert "not understood" in await _notice(one)
+
+    await socket.send_to(text_data=intent("play", cards=["3s"], version=version))
+    assert "The table changed before your action arrived" in await _notice_after_frame(socket)
+    events = await database_sync_to_async(list)(
+        game.events.values_list("seat", "action", "action_id")
+    )
+    assert events == [(0, {"play": "3s"}, json.loads(play)["action_id"])]
+    await socket.disconnect()
+    await again.disconnect()
+
+
+async def _notice_after_frame(socket: WebsocketCommunicator) -> str:
+    text = await socket.receive_from(timeout=10)
+    while 'id="notice" class="notice is-shown"' not in text:
         text += await socket.receive_from(timeout=10)
-    assert "The table changed before your action arrived" in text
-    events = await database_sync_to_async(list)(game.events.values_list("seat", "action"))
-    assert events == [(0, {"play": "3s"})]
+    return text
+
+
+async def test_a_message_without_an_action_id_is_refused() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[0], table.pk)
+    version = await _version(table.pk)
+    await receive_frames_until(socket, seat=0, version=version)
+    before = await database_sync_to_async(_snapshot)(table, game, users)
+    for action_id in (None, "", "short", 12345678, "x" * 65, "spaces are not ok"):
+        message = json.loads(intent("play", cards=["3s"], version=version))
+        message["action_id"] = action_id
+        await socket.send_to(text_data=json.dumps(message))
+        assert "看不懂" in await _notice(socket)
+    assert await database_sync_to_async(_snapshot)(table, game, users) == before
+    await socket.disconnect()
+
+
+async def test_a_flood_of_messages_is_cut_off_with_one_notice_and_changes_nothing() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    socket = await connect(users[1], table.pk)
+    version = await _version(table.pk)
+    await receive_frames_until(socket, seat=1, version=version)
+    before = await database_sync_to_async(_snapshot)(table, game, users)
+    with override_settings(TABLE_MESSAGE_RATE="5/minute"):
+        for _ in range(40):  # out of turn: each of the first five is refused on its own
+            await socket.send_to(text_data=intent("play", cards=["6h"], version=version))
+        texts = [await socket.receive_from(timeout=10) for _ in range(6)]
+        assert await socket.receive_nothing(timeout=0.5)
+    assert sum("还没轮到你" in text for text in texts) == 5
+    assert sum("太频繁" in text or "慢一点" in text for text in texts) == 1, texts[-1]
+    assert await database_sync_to_async(_snapshot)(table, game, users) == before
     await socket.disconnect()
 
 

@@ -206,6 +206,8 @@ class Runner:
             "DATABASE_URL": args.database_url,
             "REDIS_URL": args.redis_url if args.layer == "redis" else "",
             "TABLE_RUNNER_IN_PROCESS": "false",
+            # Flat out, a scripted player acts far faster than a person may.
+            "TABLE_MESSAGE_RATE": "1000/second",
             "DEBUG": "false",
             "SECRET_KEY": secret_key,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",

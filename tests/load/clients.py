@@ -40,6 +40,7 @@ import json
 import random
 import re
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -357,7 +358,8 @@ class SeatClient:
             recorder.actions += measured
             self.table.pending.append(Pending(version, moment, {0, 1, 2}, measured))
         try:
-            await self.socket.send(json.dumps(intent))
+            # A fresh id per action, as the page's script gives one (static/js/table.js).
+            await self.socket.send(json.dumps({**intent, "action_id": uuid.uuid4().hex}))
         except websockets.ConnectionClosed:
             if not recorder.stopping:
                 recorder.errors["send on a closed socket"] += 1
