@@ -15,12 +15,10 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -30,6 +28,7 @@ from django.utils.translation.trans_real import (
 )
 
 from . import services
+from .db_threads import in_pool_thread
 from .models import Table
 from .runner import ensure_running_in_this_process
 from .selectors import TableRows, table_get_for_user, table_rows
@@ -46,7 +45,6 @@ MAX_MESSAGE_BYTES = 4096
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
 
-R = TypeVar("R")
 
 #: A client's id for an action: random, long enough not to collide, short enough to store.
 ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
@@ -62,11 +60,6 @@ def version_key(version: str) -> tuple[int, ...]:
         return tuple(int(part) for part in version.split("."))
     except ValueError:
         return ()
-
-
-def in_any_thread(method: Callable[..., R]) -> Callable[..., Awaitable[R]]:
-    """``database_sync_to_async`` on any thread of the event loop's pool."""
-    return database_sync_to_async(method, thread_sensitive=False)  # type: ignore[return-value]
 
 
 class Refused(Exception):
@@ -116,7 +109,7 @@ def parse_intent(text: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refused("bad_action")
     action = data.get("action")
-    if action not in ACTIONS:
+    if not isinstance(action, str) or action not in ACTIONS:
         raise Refused("bad_action")
     cards = data.get("cards", "")
     if isinstance(cards, list) and all(isinstance(card, str) for card in cards):
@@ -230,8 +223,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             intent = parse_intent(text_data)
             if intent["id"] in self.applied:
                 return  # made once already from this socket; its frame came with the move
-            reply = await self._act(intent)
-            self.applied.append(intent["id"])
+            made, reply = await self._act(intent)
+            if made:
+                self.applied.append(intent["id"])
         except Refused as refused:
             if refused.code == "duplicate":
                 return  # made once already, from another socket of this user
@@ -239,12 +233,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if reply:
             await self.send(text_data=reply)
 
-    # Work in a thread: the database and the templates -------------------------------------------
-    # Any of the pool's threads, not Channels' one thread per process: a call waits for the
-    # database and the channel layer most of its time, and on one thread every socket of the
-    # worker would queue behind those waits. One socket's calls still run one at a time.
+    # Work in a thread of the pool (games.db_threads): the database and the templates ---------
 
-    @in_any_thread
+    @in_pool_thread
     def _render(self, reuse_table: bool = False) -> tuple[str, str] | None:
         with translation.override(self.language):
             if not reuse_table or self.seen is None or self.rows is None:
@@ -259,10 +250,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             table, seat = self.seen
             return render_frame_and_version(table=table, seat=seat, rows=self.rows)
 
-    @in_any_thread
-    def _act(self, intent: dict[str, Any]) -> str:
-        """Make the intent; returns what to send back to this client only (the frames for
-        everyone come through the group, after the commit)."""
+    @in_pool_thread
+    def _act(self, intent: dict[str, Any]) -> tuple[bool, str]:
+        """Make the intent; returns whether it was made, and what to send back to this client
+        only (the frames for everyone come through the group, after the commit)."""
         user = self.scope["user"]
         with translation.override(self.language):
             if self.seen is not None and self.seen[1] is not None:
@@ -304,7 +295,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise Refused(refused.code, refused.message) from None
             except services.GameActionRefused as refused:
                 if refused.code == "choose_meaning":
-                    return render_prompt(
+                    return False, render_prompt(
                         table=table, seat=seat, cards=intent["cards"], choices=refused.choices
                     )
                 if refused.code == "stale":
@@ -312,11 +303,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                     frame, version = render_frame_and_version(table=table, seat=seat)
                     if version_key(version) > version_key(self.version):
                         self.version, self.frame = version, frame
-                    return frame + render_notice(refusal_message("stale"))
+                    return False, frame + render_notice(refusal_message("stale"))
                 raise Refused(refused.code) from None
-            return ""
+            return True, ""
 
-    @in_any_thread
+    @in_pool_thread
     def _refusal(self, refused: Refused) -> str:
         with translation.override(self.language):
             return render_notice(refused.message or refusal_message(refused.code))

@@ -323,13 +323,17 @@ def game_turn_due(*, game: Game, now: datetime | None = None) -> GameEvent | Non
 def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
     """Put the player's seat at ``table`` in 托管 (``on``) or take it back.
 
-    Taking it back also forgets the timeouts in a row. When it is the player's turn, the turn's
-    deadline starts again: a bot's pause in 托管, the room's full time out of it. Raises
-    ``TableRefused`` for a player who does not sit there.
+    Taking it back also forgets the timeouts in a row. When it is the player's turn, 托管 brings
+    the deadline forward to a bot's pause; taking the seat back gives the turn the room's time
+    counted from the turn's start, never more, so switching back and forth cannot hold up the
+    table. Asking for what already holds changes nothing. Raises ``TableRefused`` for a player
+    who does not sit there.
     """
     row = Seat.objects.select_for_update().filter(table_id=table.pk, user_id=user.pk).first()
     if row is None:
         raise TableRefused("not_seated", _("You are not sitting at this table."))
+    if row.auto_play == on:
+        return
     row.auto_play = on
     row.timeouts = 0
     row.save(update_fields=["auto_play", "timeouts"])
@@ -340,7 +344,11 @@ def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
     )
     if game is not None:
         now = timezone.now()
-        game.turn_deadline = turn_deadline(game=game, seat=row.position, now=now)
+        start = game.turn_started_at or now
+        deadline = turn_deadline(game=game, seat=row.position, now=now if on else start)
+        if on and game.turn_deadline is not None and deadline is not None:
+            deadline = min(deadline, game.turn_deadline)
+        game.turn_deadline = deadline
         game.save(update_fields=["turn_deadline"])
     _broadcast_on_commit(table_id=table.pk, message={"kind": "seats"})
 

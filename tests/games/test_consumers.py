@@ -57,7 +57,7 @@ async def _fresh_layer_and_no_runner() -> AsyncIterator[None]:
     # The tests act far faster than a person; the flood test sets its own limit.
     with override_settings(TABLE_RUNNER_IN_PROCESS=False, TABLE_MESSAGE_RATE="1000/second"):
         yield
-    await database_sync_to_async(connections.close_all)()
+    await database_sync_to_async(connections.close_all)()  # Channels' own thread's
     channel_layers.backends.clear()
 
 

@@ -155,6 +155,28 @@ def test_a_players_own_move_forgets_the_timeouts(timed_room: Room, trio: list[Us
     assert seat_of(trio[0]).timeouts == 0
 
 
+def test_switching_auto_play_on_and_off_never_gives_a_turn_more_time(
+    timed_room: Room, trio: list[User]
+) -> None:
+    """Taking the seat back gives the turn the room's time from the turn's start, so a player
+    cannot hold up the table by switching 托管 on and off; asking for what already holds
+    changes nothing."""
+    table, game = seated_game(timed_room, trio)
+    started, first = game.turn_started_at, game.turn_deadline
+    assert started is not None and first is not None
+    services.table_set_auto_play(user=trio[0], table=table, on=False)  # not on: nothing
+    game.refresh_from_db()
+    assert game.turn_deadline == first
+    for _ in range(3):
+        services.table_set_auto_play(user=trio[0], table=table, on=True)
+        game.refresh_from_db()
+        assert game.turn_deadline is not None and game.turn_deadline <= first
+        services.table_set_auto_play(user=trio[0], table=table, on=False)
+        game.refresh_from_db()
+        assert game.turn_deadline == started + timedelta(seconds=timed_room.turn_seconds)
+    assert table.version == Table.objects.get(pk=table.pk).version
+
+
 def test_a_deadline_due_during_a_restart_fires_once_after_it(
     timed_room: Room, trio: list[User]
 ) -> None:

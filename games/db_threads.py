@@ -1,0 +1,48 @@
+"""The threads the table sockets use for the database and the templates.
+
+Channels' ``database_sync_to_async`` runs every call of a process on one thread by default, so a
+worker's sockets would queue behind each other's waits for the database and the channel layer.
+The sockets use this pool of threads instead: calls of different sockets overlap while they
+wait, and each thread keeps its own database connection (``CONN_MAX_AGE``), so a worker holds
+at most ``DATABASE_THREADS`` connections for its sockets. One socket's calls still run one at a
+time, because a consumer handles its messages in order.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from channels.db import DatabaseSyncToAsync
+from django.db import connections
+
+R = TypeVar("R")
+
+DATABASE_THREADS = 6
+
+_pool = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="table-db")
+
+
+def in_pool_thread(method: Callable[..., R]) -> Callable[..., Awaitable[R]]:
+    """``database_sync_to_async`` on one of the pool's threads."""
+    return DatabaseSyncToAsync(method, thread_sensitive=False, executor=_pool)  # type: ignore[return-value]
+
+
+def pool_started() -> bool:
+    """Whether any of the pool's threads has started."""
+    return bool(_pool._threads)
+
+
+def close_pool_connections() -> None:
+    """Close the database connections the pool's threads keep (tests, before the test
+    database is dropped): one task per thread, held at a barrier until each thread has one."""
+    barrier = threading.Barrier(DATABASE_THREADS)
+
+    def close() -> None:
+        barrier.wait(timeout=30)
+        connections.close_all()
+
+    for future in [_pool.submit(close) for _ in range(DATABASE_THREADS)]:
+        future.result(timeout=60)
