@@ -609,9 +609,13 @@ class TableRows:
     balances: dict[int, int]
 
 
-def table_rows(*, table: Table, game: Game | None = None) -> TableRows:
-    """The rows of ``table``'s view; ``game``, when given, is its current game as just read."""
-    seats = list(table.seats.select_related("user").order_by("position"))
+def table_rows(
+    *, table: Table, game: Game | None = None, seats: list[Seat] | None = None
+) -> TableRows:
+    """The rows of ``table``'s view; ``game`` and ``seats`` (by position, with their users),
+    when given, are its current game and its seats as just read."""
+    if seats is None:
+        seats = list(table.seats.select_related("user").order_by("position"))
     if game is None:
         game = table_current_game(table=table)
     players = {} if game is None else {p.seat: p for p in game.players.all()}

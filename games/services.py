@@ -24,6 +24,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -235,15 +236,28 @@ def game_start(
 AUTO_PLAY_AFTER_TIMEOUTS = 2
 
 
-def turn_deadline(*, game: Game, seat: int | None, now: datetime) -> datetime | None:
-    """When the server acts if ``seat`` has not moved in ``game`` (None when no one is to move)."""
+def turn_deadline(
+    *, game: Game, seat: int | None, now: datetime, seats: list[Seat] | None = None
+) -> datetime | None:
+    """When the server acts if ``seat`` has not moved in ``game`` (None when no one is to move).
+
+    ``seats``: the table's seats with the table and its room, when the caller has them."""
     if seat is None:
         return None
-    row = (
-        Seat.objects.filter(table_id=game.table_id, position=seat)
-        .values("is_bot", "auto_play", "user_id", "table__room__turn_seconds")
-        .first()
-    )
+    known = next((row for row in seats or () if row.position == seat), None)
+    if known is not None:
+        row: dict[str, Any] | None = {
+            "is_bot": known.is_bot,
+            "auto_play": known.auto_play,
+            "user_id": known.user_id,
+            "table__room__turn_seconds": known.table.room.turn_seconds,
+        }
+    else:
+        row = (
+            Seat.objects.filter(table_id=game.table_id, position=seat)
+            .values("is_bot", "auto_play", "user_id", "table__room__turn_seconds")
+            .first()
+        )
     if row is not None and (row["is_bot"] or row["user_id"] is not None):
         is_bot = row["is_bot"]
     else:  # a game played without seats at its table (as tests and tools start them)
@@ -385,12 +399,15 @@ def _act_locked(
     source: str = GameEvent.Source.PLAYER,
     kind: str = "action",
     action_id: str = "",
+    seats: list[Seat] | None = None,
 ) -> GameEvent:
     """``game_act`` on the locked row of a game being played and its current position.
 
     ``source`` says who made the move (the player, a bot, the server when time ran out, or
     托管); ``kind`` is what listeners hear when the game goes on (``action``, or ``seats`` when
-    a seat's state changed with the move, so that they read the seats again)."""
+    a seat's state changed with the move, so that they read the seats again). ``seats``, when
+    the caller has read them in this transaction: the table's seats with their users and the
+    table with its room."""
     if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
         raise GameActionRefused(
             "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
@@ -425,7 +442,9 @@ def _act_locked(
     locked.to_move = after.to_move
     locked.turn_started_at = None if after.is_terminal else now
     locked.turn_deadline = (
-        None if after.is_terminal else turn_deadline(game=locked, seat=after.to_move, now=now)
+        None
+        if after.is_terminal
+        else turn_deadline(game=locked, seat=after.to_move, now=now, seats=seats)
     )
     fields = ["to_move", "turn_started_at", "turn_deadline"]
     if after.is_terminal:
@@ -448,7 +467,7 @@ def _act_locked(
     frames = None
     if kind == "action" and not after.is_terminal:
         # The game row as it is now: later moves of the same transaction change `locked`.
-        frames = functools.partial(_player_frames, game=copy.copy(locked), state=after)
+        frames = functools.partial(_player_frames, game=copy.copy(locked), state=after, seats=seats)
     _broadcast_on_commit(
         table_id=locked.table_id,
         message={
@@ -461,10 +480,10 @@ def _act_locked(
     return event
 
 
-def _player_frames(*, game: Game, state: GameState) -> dict[str, Any]:
+def _player_frames(*, game: Game, state: GameState, seats: list[Seat] | None) -> dict[str, Any]:
     from .table_frames import render_player_frames  # presentation: needed only after a commit
 
-    return render_player_frames(table_id=game.table_id, game=game, state=state)
+    return render_player_frames(table_id=game.table_id, game=game, state=state, seats=seats)
 
 
 # Settling ----------------------------------------------------------------------------------------
@@ -1067,20 +1086,30 @@ def table_game_act(
     ``stale`` or the engine's code.
     """
     # The seat with its table as it is now (the version), then the game this seat plays in.
-    seat = Seat.objects.select_related("table").filter(table_id=table.pk, user_id=user.pk).first()
+    # Every seat with its player, and the table with its room, in one read: the deadline of the
+    # next turn and the frames after the commit need them too.
+    seats = list(
+        Seat.objects.select_related("table__room", "user")
+        .filter(table_id=table.pk)
+        .order_by("position")
+    )
+    seat = next((row for row in seats if row.user_id == user.pk), None)
     if seat is None:
         raise GameActionRefused("not_seated", "you do not sit at this table")
     playing = Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING)
     game = (
         playing.select_for_update(of=("self",))
         .filter(players__seat=seat.position, players__user_id=user.pk)
+        .annotate(
+            made=Exists(GameEvent.objects.filter(game=OuterRef("pk"), action_id=action_id or None))
+        )
         .first()
     )
     if game is None:
         if playing.exists():
             raise GameActionRefused("not_seated", "you do not play in this game")
         raise GameActionRefused("no_game", "no game is being played at this table")
-    if action_id and GameEvent.objects.filter(game=game, action_id=action_id).exists():
+    if action_id and game.made:
         raise GameActionRefused("duplicate", "this action was applied already")
     state = game_state(game=game)
     current = table_version(table=seat.table, game=game, events=state.log_length)
@@ -1095,6 +1124,7 @@ def table_game_act(
         seat=seat.position,
         action=action,
         action_id=action_id,
+        seats=seats,
     )
     if seat.timeouts:
         Seat.objects.filter(pk=seat.pk).update(timeouts=0)

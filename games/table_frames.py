@@ -25,7 +25,7 @@ from django.utils.translation import pgettext
 from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
 
-from .models import Game, Table
+from .models import Game, Seat, Table
 from .selectors import TableRows, table_get_for_user, table_rows, table_view
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -234,17 +234,24 @@ def render_frame_and_version(
     return render_to_string("games/table.html#frame", context), context["view"]["version"]
 
 
-def render_player_frames(*, table_id: int, game: Game, state: GameState) -> dict[str, Any]:
+def render_player_frames(
+    *, table_id: int, game: Game, state: GameState, seats: list[Seat] | None = None
+) -> dict[str, Any]:
     """After a move in ``game``, the frame of every seat a player sits in, rendered once here
     instead of once per socket: ``{"frames": {"0": html, ...}, "version": ..., "language": ...}``.
 
-    ``state`` is the game's position after the move. The frames are in the site's default
+    ``state`` is the game's position after the move; ``seats``, the table's seats as the move
+    read them (with their users, and the table with its room). The frames are in the site's default
     language; a socket in another language, and a spectator's, renders its own (nothing, when
     no player sits at the table). Each frame is
     still ``table_view`` for its own seat, so it holds only what that seat may see.
     """
-    table = Table.objects.select_related("room").get(pk=table_id)
-    rows = table_rows(table=table, game=game)
+    if seats:  # read with their users and the table with its room, in the move's transaction
+        table = seats[0].table
+        rows = table_rows(table=table, game=game, seats=seats)
+    else:
+        table = Table.objects.select_related("room").get(pk=table_id)
+        rows = table_rows(table=table, game=game)
     frames: dict[str, str] = {}
     version = ""
     with translation.override(settings.LANGUAGE_CODE):
