@@ -18,9 +18,9 @@ from pathlib import Path
 RATE = 100
 
 #: What a sample of the worker's thread pool is doing: the first rule with a needle in one of its
-#: frames names it (``leaf:`` needles look at the innermost frame only). The pool is asgiref's
-#: single thread for ``database_sync_to_async``: every query and every template of the worker
-#: runs there, one call at a time.
+#: frames names it (``leaf:`` needles look at the innermost frame only). The pool is the table
+#: sockets' database threads (``games.db_threads``): every query and every template of the
+#: worker's sockets runs there. Frames rendered after a move run where the move commits.
 POOL_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("health check before the first query (SELECT 1)", ("is_usable",)),
     (
@@ -28,6 +28,8 @@ POOL_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("leaf:Connection.wait (psycopg", "leaf:_execute_send (psycopg", "leaf:_exec_command"),
     ),
     ("psycopg: adapting parameters and rows", ("psycopg/",)),
+    ("the players' frames after a move: reads", ("table_rows (",)),
+    ("the players' frames after a move: templates", ("render_player_frames (",)),
     ("waiting for the event loop to group_send (async_to_sync)", ("_broadcast_on_commit",)),
     ("engine: game_state, replaying the game's events", ("game_state (games/selectors.py",)),
     ("engine: play_hints, legal plays and the bot's choice", ("play_hints (",)),
@@ -112,14 +114,16 @@ def summarise(path: Path, *, top: int = 12) -> list[str]:
     threads: Counter[str] = Counter()
     for frames, count in stacks:
         thread, body = frames[0], frames[1:]
-        if "ThreadPoolExecutor" in thread:
-            threads["thread pool (database_sync_to_async)"] += count
+        if "ThreadPoolExecutor" in thread or "table-db" in thread:
+            threads["thread pool (the sockets' database threads)"] += count
             part = classify(body, POOL_PARTS)
             pool.setdefault(entry_of(body), Counter())[part] += count
             pool_parts[part] += count
-        else:
-            threads["main thread (event loop)" if "MainThread" in thread else thread] += count
+        elif "MainThread" in thread:
+            threads["main thread (event loop)"] += count
             main[classify(body, MAIN_PARTS)] += count
+        else:  # short-lived helpers, such as the rate limiter's expiry timers
+            threads["other threads"] += count
         if body and "EpollSelector.select" not in body[-1]:
             selfs[body[-1]] += count
 
