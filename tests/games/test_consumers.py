@@ -515,3 +515,29 @@ async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame
     )
     assert await socket.receive_from(timeout=10) == newest
     await socket.disconnect()
+
+
+async def test_one_account_in_two_tabs_shares_one_seat() -> None:
+    """Two tabs of one player are one seat: the same hand in both, a move from either shows in
+    both, and the other tab's copy of that move, chosen on the old view, is refused as stale."""
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    first, second = await connect(users[0], table.pk), await connect(users[0], table.pk)
+    version = await _version(table.pk)
+    frames = [
+        (await receive_frames_until(tab, seat=0, version=version))[-1] for tab in (first, second)
+    ]
+    assert frames[0] == frames[1] and 'data-card="3s"' in frames[0]
+    assert await database_sync_to_async(Seat.objects.filter(user=users[0]).count)() == 1
+
+    await first.send_to(text_data=intent("play", cards=["3s"], version=version))
+    after = await _wait_for_change(table.pk, version)
+    for tab in (first, second):
+        frame = (await receive_frames_until(tab, seat=0, version=after))[-1]
+        assert 'data-card="3s"' in frame and 'value="3s"' not in frame  # played, not in hand
+    await second.send_to(text_data=intent("play", cards=["3s"], version=version))
+    assert "牌局已变化" in await _notice_after_frame(second)
+    assert await database_sync_to_async(game.events.count)() == 1
+    await first.disconnect()
+    await second.disconnect()
