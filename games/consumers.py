@@ -12,8 +12,11 @@ the server's own restarts close with 1012, after which htmx reconnects and gets 
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
+import time
 from collections import deque
 from http.cookies import SimpleCookie
 from typing import Any
@@ -31,7 +34,7 @@ from . import services
 from .db_threads import in_pool_thread
 from .models import Table
 from .runner import ensure_running_in_this_process
-from .selectors import TableRows, table_get_for_user, table_rows
+from .selectors import TableRows, table_get_for_user, table_rows, table_version
 from .socket_limits import Warnings, message_allowed
 from .table_frames import (
     refusal_message,
@@ -39,6 +42,8 @@ from .table_frames import (
     render_notice,
     render_prompt,
 )
+
+logger = logging.getLogger(__name__)
 
 #: A table intent is a few hundred bytes; anything much larger is not one.
 MAX_MESSAGE_BYTES = 4096
@@ -141,9 +146,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     # The table and the seat (None: watching) of the last frame, and its rows.
     seen: tuple[Table, int | None] | None = None
     rows: TableRows | None = None
-    # The newest frame sent, and its version.
+    # The newest frame sent, and its version; when a frame last went out, and the task that
+    # looks at a quiet table again.
     frame: str = ""
     version: str = ""
+    quiet_since: float = 0.0
+    watch: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -168,11 +176,41 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.frame, self.version = rendered
         await self.send(text_data=self.frame)
+        self.quiet_since = time.monotonic()
+        self.watch = asyncio.create_task(self._watch_a_quiet_table())
         ensure_running_in_this_process()
 
     async def disconnect(self, code: int) -> None:
+        if self.watch is not None:
+            self.watch.cancel()
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _watch_a_quiet_table(self) -> None:
+        """After ``TABLE_RESYNC_SECONDS`` without a frame, look at the table's version and send
+        a fresh frame if it moved on: a process that dies between a commit and its broadcast
+        leaves the change untold, and the player whose turn it now is must still see it."""
+        while True:
+            wait = settings.TABLE_RESYNC_SECONDS
+            await asyncio.sleep(max(0.0, self.quiet_since + wait - time.monotonic()))
+            if time.monotonic() - self.quiet_since < wait:
+                continue  # a frame went out meanwhile
+            self.quiet_since = time.monotonic()
+            try:
+                current = await self._current_version()
+                if current is not None and version_key(current) <= version_key(self.version):
+                    continue
+                rendered = await self._render()
+            except Exception:  # the next look tries again; the socket itself is fine
+                logger.exception("could not look at table %s again", self.table_id)
+                continue
+            if rendered is None:
+                await self.close(code=CLOSE_NO_TABLE)
+                return
+            frame, version = rendered
+            if version_key(version) > version_key(self.version):
+                self.version, self.frame = version, frame
+                await self.send(text_data=frame)
 
     async def table_update(self, event: dict[str, Any]) -> None:
         moved = event.get("kind") == "action"
@@ -198,6 +236,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             frame = self.frame
         else:
             self.version, self.frame = version, frame
+        self.quiet_since = time.monotonic()
         await self.send(text_data=frame)
 
     def _frame_from(self, event: dict[str, Any]) -> str | None:
@@ -249,6 +288,11 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
             return render_frame_and_version(table=table, seat=seat, rows=self.rows)
+
+    @in_pool_thread
+    def _current_version(self) -> str | None:
+        table = Table.objects.filter(pk=self.table_id).first()
+        return None if table is None else table_version(table=table)
 
     @in_pool_thread
     def _act(self, intent: dict[str, Any]) -> tuple[bool, str]:

@@ -541,3 +541,32 @@ async def test_one_account_in_two_tabs_shares_one_seat() -> None:
     assert await database_sync_to_async(game.events.count)() == 1
     await first.disconnect()
     await second.disconnect()
+
+
+def _move_whose_notice_is_lost(table: Table, user: User, version: str) -> None:
+    """A move committed by a process that dies before its broadcast: the commit happens, the
+    hooks that would tell the table do not."""
+    from django.db import connection, transaction
+
+    with transaction.atomic():
+        services.table_game_act(
+            user=user, table=table, action={"play": "3s"}, version=version, action_id="lost-1234"
+        )
+        connection.run_on_commit = []
+
+
+async def test_a_quiet_socket_catches_up_with_a_change_whose_notice_was_lost() -> None:
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, _game = await database_sync_to_async(_position_table)(room, users)
+    with override_settings(TABLE_RESYNC_SECONDS=0.3):
+        socket = await connect(users[1], table.pk)
+        version = await _version(table.pk)
+        await receive_frames_until(socket, seat=1, version=version)
+        assert await socket.receive_nothing(timeout=0.6)  # nothing changed: nothing sent
+        await database_sync_to_async(_move_whose_notice_is_lost)(table, users[0], version)
+        after = await _version(table.pk)
+        assert after != version
+        frame = (await receive_frames_until(socket, seat=1, version=after, timeout=5))[-1]
+        assert 'data-my-turn="true"' in frame  # seat 1 learns it is their turn
+    await socket.disconnect()
