@@ -343,6 +343,13 @@ def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
     table. Asking for what already holds changes nothing. Raises ``TableRefused`` for a player
     who does not sit there.
     """
+    # The game row first, then the seat: the order the runner takes them in, so that a switch
+    # at the moment the turn's deadline fires waits instead of deadlocking with it.
+    game = (
+        Game.objects.select_for_update()
+        .filter(table_id=table.pk, status=Game.Status.PLAYING)
+        .first()
+    )
     row = Seat.objects.select_for_update().filter(table_id=table.pk, user_id=user.pk).first()
     if row is None:
         raise TableRefused("not_seated", _("You are not sitting at this table."))
@@ -351,12 +358,7 @@ def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
     row.auto_play = on
     row.timeouts = 0
     row.save(update_fields=["auto_play", "timeouts"])
-    game = (
-        Game.objects.select_for_update()
-        .filter(table_id=table.pk, status=Game.Status.PLAYING, to_move=row.position)
-        .first()
-    )
-    if game is not None:
+    if game is not None and game.to_move == row.position:
         now = timezone.now()
         start = game.turn_started_at or now
         deadline = turn_deadline(game=game, seat=row.position, now=now if on else start)

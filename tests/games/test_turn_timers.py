@@ -7,12 +7,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from datetime import timedelta
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -240,3 +241,45 @@ def test_two_runner_processes_never_both_act_on_one_deadline() -> None:
         assert events(game) == [(0, {"play": "3s"}, GameEvent.Source.TIMEOUT)]
         leader = game.players.get(seat=0).user
         assert Seat.objects.get(user=leader).timeouts == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_switching_auto_play_as_the_deadline_fires_waits_instead_of_deadlocking() -> None:
+    """The runner locks the game row, then the seat; a player's 托管 switch takes them in the
+    same order, so when both come at once one waits for the other and neither fails."""
+    room = make_room(code="lock-order")
+    users = [make_player(f"lo-{seat}") for seat in range(3)]
+    table, game = seated_game(room, users)
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def runner_like() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)
+                barrier.wait(timeout=10)
+                time.sleep(0.5)  # the switch comes in now
+                Seat.objects.select_for_update().get(table=table, user=users[0])
+        except BaseException as exc:  # reported by the test
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    def switch() -> None:
+        try:
+            barrier.wait(timeout=10)
+            time.sleep(0.1)
+            services.table_set_auto_play(user=users[0], table=table, on=True)
+        except BaseException as exc:  # reported by the test
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=runner_like), threading.Thread(target=switch)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert errors == []
+    assert seat_of(users[0]).auto_play
