@@ -55,10 +55,6 @@ class PositionCache:
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
 
-    def forget(self, key: Hashable) -> None:
-        with self._lock:
-            self._entries.pop(key, None)
-
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

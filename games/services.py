@@ -1099,14 +1099,14 @@ def table_game_act(
     if seat is None:
         raise GameActionRefused("not_seated", "you do not sit at this table")
     playing = Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING)
-    game = (
-        playing.select_for_update(of=("self",))
-        .filter(players__seat=seat.position, players__user_id=user.pk)
-        .annotate(
-            made=Exists(GameEvent.objects.filter(game=OuterRef("pk"), action_id=action_id or None))
-        )
-        .first()
+    games = playing.select_for_update(of=("self",)).filter(
+        players__seat=seat.position, players__user_id=user.pk
     )
+    if action_id:  # whether the action was made already, in the same query
+        games = games.annotate(
+            made=Exists(GameEvent.objects.filter(game=OuterRef("pk"), action_id=action_id))
+        )
+    game = games.first()
     if game is None:
         if playing.exists():
             raise GameActionRefused("not_seated", "you do not play in this game")

@@ -217,11 +217,6 @@ def frame_context(
     }
 
 
-def render_frame(*, table: Table, seat: int | None, rows: TableRows | None = None) -> str:
-    """The websocket frame for ``seat``: the whole table, then the emptied prompt and notice."""
-    return render_frame_and_version(table=table, seat=seat, rows=rows)[0]
-
-
 def render_frame_and_version(
     *,
     table: Table,
@@ -229,7 +224,8 @@ def render_frame_and_version(
     rows: TableRows | None = None,
     state: GameState | None = None,
 ) -> tuple[str, str]:
-    """``render_frame``, and the table version the frame shows."""
+    """The websocket frame for ``seat`` (the whole table, then the emptied prompt and notice),
+    and the table version it shows."""
     context = frame_context(table=table, seat=seat, rows=rows, state=state)
     return render_to_string("games/table.html#frame", context), context["view"]["version"]
 

@@ -204,6 +204,14 @@ def _position_table(room: Room, users: list[User]) -> tuple[Table, Game]:
     return table, game
 
 
+async def _three_at_a_position() -> tuple[list[User], Table, Game]:
+    """Players a, b and c at a table playing the game of ``HANDS`` and ``STOCK``."""
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table, game = await database_sync_to_async(_position_table)(room, users)
+    return users, table, game
+
+
 def _snapshot(table: Table, game: Game, users: list[User]) -> tuple[object, ...]:
     table.refresh_from_db()
     return (
@@ -240,9 +248,7 @@ async def _notice(socket: WebsocketCommunicator) -> str:
 async def test_a_refused_action_gets_a_clear_message_and_changes_nothing(
     seat: int, message: dict[str, object], expected: str
 ) -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[seat], table.pk)
     version = await _version(table.pk)
     await receive_frames_until(socket, seat=seat, version=version)
@@ -259,9 +265,7 @@ async def test_a_refused_action_gets_a_clear_message_and_changes_nothing(
 
 
 async def test_malformed_frames_are_refused_without_closing_the_socket() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[0], table.pk)
     await receive_frames_until(socket, seat=0, version=await _version(table.pk))
     before = await database_sync_to_async(_snapshot)(table, game, users)
@@ -280,9 +284,7 @@ async def test_an_action_id_is_applied_once_from_any_socket() -> None:
     """A double click sends one action id twice, and a reconnect may send it again on a new
     socket: it is applied once and the repeats are ignored without a word. The same action
     under a new id, on the view it no longer matches, is refused as stale."""
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[0], table.pk, language="en")
     version = await _version(table.pk)
     await receive_frames_until(socket, seat=0, version=version)
@@ -318,9 +320,7 @@ async def _notice_after_frame(socket: WebsocketCommunicator) -> str:
 
 
 async def test_a_message_without_an_action_id_is_refused() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[0], table.pk)
     version = await _version(table.pk)
     await receive_frames_until(socket, seat=0, version=version)
@@ -335,9 +335,7 @@ async def test_a_message_without_an_action_id_is_refused() -> None:
 
 
 async def test_a_flood_of_messages_is_cut_off_with_one_notice_and_changes_nothing() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[1], table.pk)
     version = await _version(table.pk)
     await receive_frames_until(socket, seat=1, version=version)
@@ -354,10 +352,8 @@ async def test_a_flood_of_messages_is_cut_off_with_one_notice_and_changes_nothin
 
 
 async def test_a_spectator_cannot_act_and_sees_no_hand() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    users, table, game = await _three_at_a_position()
     watcher = await database_sync_to_async(make_player)("kan")
-    table, game = await database_sync_to_async(_position_table)(room, users)
     socket = await connect(watcher, table.pk)
     version = await _version(table.pk)
     frames = await receive_frames_until(socket, seat=None, version=version)
@@ -370,9 +366,7 @@ async def test_a_spectator_cannot_act_and_sees_no_hand() -> None:
 
 
 async def test_a_joker_play_with_two_meanings_asks_which_one() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[0], table.pk)
     version = await _version(table.pk)
     await receive_frames_until(socket, seat=0, version=version)
@@ -410,9 +404,7 @@ async def test_only_signed_in_users_who_may_see_a_table_connect() -> None:
 
 
 async def test_the_player_to_move_sees_the_countdown_and_can_hand_the_seat_to_the_bot() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     await database_sync_to_async(_with_deadline)(game)
     socket = await connect(users[0], table.pk)
     other = await connect(users[1], table.pk)
@@ -456,10 +448,8 @@ async def test_each_player_gets_the_frame_rendered_for_their_own_seat_after_a_mo
     """After a move every player's socket forwards the frame rendered once for its seat: the
     same as the socket would render itself, in its language; a spectator and a player in
     another language render their own."""
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    users, table, _game = await _three_at_a_position()
     watcher = await database_sync_to_async(make_player)("kan")
-    table, _game = await database_sync_to_async(_position_table)(room, users)
     sockets = [
         await connect(users[0], table.pk),
         await connect(users[1], table.pk),
@@ -489,9 +479,7 @@ async def test_each_player_gets_the_frame_rendered_for_their_own_seat_after_a_mo
 async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame() -> None:
     """Two processes may broadcast a table's moves out of order: a socket never shows an older
     frame after a newer one, and still answers every notice with a frame."""
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     socket = await connect(users[0], table.pk)
     first = await _version(table.pk)
     await receive_frames_until(socket, seat=0, version=first)
@@ -520,9 +508,7 @@ async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame
 async def test_one_account_in_two_tabs_shares_one_seat() -> None:
     """Two tabs of one player are one seat: the same hand in both, a move from either shows in
     both, and the other tab's copy of that move, chosen on the old view, is refused as stale."""
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, game = await database_sync_to_async(_position_table)(room, users)
+    users, table, game = await _three_at_a_position()
     first, second = await connect(users[0], table.pk), await connect(users[0], table.pk)
     version = await _version(table.pk)
     frames = [
@@ -556,9 +542,7 @@ def _move_whose_notice_is_lost(table: Table, user: User, version: str) -> None:
 
 
 async def test_a_quiet_socket_catches_up_with_a_change_whose_notice_was_lost() -> None:
-    room = await database_sync_to_async(make_room)()
-    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
-    table, _game = await database_sync_to_async(_position_table)(room, users)
+    users, table, _game = await _three_at_a_position()
     with override_settings(TABLE_RESYNC_SECONDS=0.3):
         socket = await connect(users[1], table.pk)
         version = await _version(table.pk)
