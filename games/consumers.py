@@ -22,6 +22,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -153,6 +154,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     quiet_since: float = 0.0
     watch: asyncio.Task[None] | None = None
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels hops to its own thread before every handler to close that thread's stale
+        # database connections. This consumer never uses that thread: its database calls run
+        # on the pool's threads, which close their own (``DatabaseSyncToAsync``), so the hop
+        # would only cost a thread switch for each of the many messages a table sends.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
@@ -214,16 +225,19 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_update(self, event: dict[str, Any]) -> None:
         moved = event.get("kind") == "action"
-        same_game = self.rows is not None and (
-            self.rows.game is not None and self.rows.game.pk == event.get("game")
-        )
-        frame = self._frame_from(event) if moved and same_game else None
+        frame = self._frame_from(event)
         if frame is not None:
             version = event["version"]
+            if not moved:
+                # The table or its seats changed: what this socket read of them is old now.
+                self.seen = self.rows = None
         else:
             # A move in a game changes neither the seats nor the table's rows: the table, the
             # seat and the rows of the last frame still hold. Anything else is read and checked
             # again.
+            same_game = self.rows is not None and (
+                self.rows.game is not None and self.rows.game.pk == event.get("game")
+            )
             rendered = await self._render(reuse_table=moved and same_game)
             if rendered is None:  # no longer allowed to see the table (a private table closed)
                 await self.close(code=CLOSE_NO_TABLE)
@@ -240,15 +254,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=frame)
 
     def _frame_from(self, event: dict[str, Any]) -> str | None:
-        """This socket's frame among the ones rendered once for the whole table after a move,
-        if there is one for its seat in its language."""
+        """This socket's frame among the ones rendered once for the whole table after a change:
+        the one rendered for its user (for the seat they hold), in its language. Spectators
+        render their own view."""
         frames = event.get("frames")
-        if not frames or self.seen is None or event.get("language") != self.language:
+        if not frames or event.get("language") != self.language:
             return None
-        seat = self.seen[1]
-        if seat is None:  # spectators render their own view
-            return None
-        frame = frames.get(str(seat))
+        frame = frames.get(str(self.scope["user"].pk))
         return frame if isinstance(frame, str) else None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -305,7 +317,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 table, seat = self.seen
             else:
                 try:
-                    table, seat = table_get_for_user(
+                    self.seen = table, seat = table_get_for_user(
                         user=user, table_id=self.table_id, invite_code=self.invite
                     )
                 except Table.DoesNotExist:

@@ -13,13 +13,12 @@ nothing here is shared between workers.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from games.rules import GameState
+
+from .lru import LruCache
 
 #: Games whose position is kept: far more than the games one process serves at a time.
 CAPACITY = 4096
@@ -33,34 +32,4 @@ class KnownPosition:
     last_event: tuple[int, int, Any] | None  # (event id, seat, action)
 
 
-class PositionCache:
-    """A small least-recently-used map from a game's key to its last known position."""
-
-    def __init__(self, capacity: int = CAPACITY) -> None:
-        self.capacity = capacity
-        self._entries: OrderedDict[Hashable, KnownPosition] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> KnownPosition | None:
-        with self._lock:
-            known = self._entries.get(key)
-            if known is not None:
-                self._entries.move_to_end(key)
-            return known
-
-    def put(self, key: Hashable, known: KnownPosition) -> None:
-        with self._lock:
-            self._entries[key] = known
-            self._entries.move_to_end(key)
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-positions = PositionCache()
+positions: LruCache[KnownPosition] = LruCache(CAPACITY)

@@ -34,6 +34,7 @@ from games.rules.cards import cards_from_mask
 from games.rules.moves import move_from_json
 from games.rules.records import FORMAT
 
+from .lru import LruCache
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
 from .positions import KnownPosition, positions
 
@@ -624,6 +625,26 @@ def table_rows(
             user_id__in=[s.user_id for s in seats if s.user_id is not None]
         ).values_list("user_id", "balance")
     )
+    return TableRows(seats=seats, game=game, players=players, balances=balances)
+
+
+#: The players and balances of games being played, by table, table version and game: neither
+#: changes while a game goes on (coins move when it is settled, and the frames after that read
+#: them anew), so the frames after each move need not read them again. A balance changed during
+#: a game some other way (a relief grant) shows from the table's next change.
+_players_and_balances: LruCache[tuple[dict[int, GamePlayer], dict[int, int]]] = LruCache(4096)
+
+
+def table_rows_during_game(*, table: Table, game: Game, seats: list[Seat]) -> TableRows:
+    """``table_rows`` for the frames after a move in ``game``, which is being played; ``seats``
+    are the table's seats as the move read them, with their users."""
+    key = (table.pk, table.version, game.pk, game.seed_commitment)
+    known = _players_and_balances.get(key)
+    if known is None:
+        rows = table_rows(table=table, game=game, seats=seats)
+        _players_and_balances.put(key, (rows.players, rows.balances))
+        return rows
+    players, balances = known
     return TableRows(seats=seats, game=game, players=players, balances=balances)
 
 

@@ -24,7 +24,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -114,21 +114,25 @@ def _broadcast_on_commit(
 ) -> None:
     """Tell the table's group about a change once (and only if) the transaction commits.
 
-    The message says what changed. ``frames``, when given, renders after the commit the frame
-    of each player's seat (``table_frames.render_player_frames``), so that each socket forwards
-    its own seat's frame instead of reading and rendering the table again; a socket that cannot
-    use them (a spectator, another language) renders its own view from the database."""
+    The message says what changed, and carries the frame of each player seated at the table,
+    rendered once after the commit (``table_frames.render_player_frames``): each socket forwards
+    its player's frame instead of reading and rendering the table itself. ``frames`` renders
+    them from what the caller has read already (a move); by default the table is read anew. A
+    socket that cannot use them (a spectator, another language) renders its own view."""
 
     def send() -> None:
+        from . import table_frames  # presentation: needed only after a commit
+
         layer = get_channel_layer()
         if layer is None:
             return
         payload = {"type": "table.update", "table": table_id, **message}
-        if frames is not None:
-            try:
-                payload.update(frames())
-            except Exception:  # the sockets render for themselves instead
-                logger.exception("could not render the frames of table %s", table_id)
+        try:
+            payload.update(
+                frames() if frames is not None else table_frames.frames_of_table(table_id=table_id)
+            )
+        except Exception:  # the sockets render for themselves instead
+            logger.exception("could not render the frames of table %s", table_id)
         try:
             async_to_sync(layer.group_send)(table_group_name(table_id), payload)
         except Exception:  # the change is committed; a lost notice must not undo it
@@ -467,9 +471,11 @@ def _act_locked(
     game.turn_deadline = locked.turn_deadline
     game_position_remember(game=locked, state=after, event=event)
     frames = None
-    if kind == "action" and not after.is_terminal:
+    if kind == "action" and not after.is_terminal and seats:
         # The game row as it is now: later moves of the same transaction change `locked`.
-        frames = functools.partial(_player_frames, game=copy.copy(locked), state=after, seats=seats)
+        frames = functools.partial(
+            _frames_after_move, game=copy.copy(locked), state=after, seats=seats
+        )
     _broadcast_on_commit(
         table_id=locked.table_id,
         message={
@@ -482,10 +488,10 @@ def _act_locked(
     return event
 
 
-def _player_frames(*, game: Game, state: GameState, seats: list[Seat] | None) -> dict[str, Any]:
-    from .table_frames import render_player_frames  # presentation: needed only after a commit
+def _frames_after_move(*, game: Game, state: GameState, seats: list[Seat]) -> dict[str, Any]:
+    from .table_frames import frames_after_move  # presentation: needed only after a commit
 
-    return render_player_frames(table_id=game.table_id, game=game, state=state, seats=seats)
+    return frames_after_move(game=game, state=state, seats=seats)
 
 
 # Settling ----------------------------------------------------------------------------------------
@@ -772,9 +778,12 @@ def _game_playing(table: Table) -> bool:
     return Game.objects.filter(table=table, status=Game.Status.PLAYING).exists()
 
 
-def _table_changed(*, table: Table, kind: str, now: datetime | None = None) -> None:
+def _table_changed(
+    *, table: Table, kind: str, now: datetime | None = None, notify: bool = True
+) -> str:
     """After a change of seats: close a table nobody is left at, keep ``waiting_since`` (a player
-    at the table and a free seat beside them) and bump the version. ``table`` is locked."""
+    at the table and a free seat beside them) and bump the version. ``table`` is locked.
+    Returns what changed (``kind``, or ``closed``), which listeners hear unless not ``notify``."""
     seats = list(table.seats.all())
     humans = [seat for seat in seats if seat.user_id is not None]
     free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
@@ -790,7 +799,21 @@ def _table_changed(*, table: Table, kind: str, now: datetime | None = None) -> N
     table.version += 1
     table.full_clean()
     table.save(update_fields=["status", "waiting_since", "version"])
-    _table_broadcast_on_commit(table=table, kind=kind)
+    if notify:
+        _table_broadcast_on_commit(table=table, kind=kind)
+    return kind
+
+
+def _table_changed_then_start(
+    *, table: Table, kind: str, now: datetime | None = None
+) -> Game | None:
+    """``_table_changed``, then the next game if the table (locked) is now ready for it. One
+    notice either way: the game's start tells the change too."""
+    kind = _table_changed(table=table, kind=kind, now=now, notify=False)
+    game = _table_start_if_ready(table=table)
+    if game is None:
+        _table_broadcast_on_commit(table=table, kind=kind)
+    return game
 
 
 def _free_seat(*, table: Table, user: User) -> None:
@@ -826,8 +849,7 @@ def _sit(*, table: Table, user: User) -> int:
     seat.ready = True
     seat.full_clean()
     seat.save(update_fields=["user", "ready"])
-    _table_changed(table=table, kind="seated")
-    _table_start_if_ready(table=table)
+    _table_changed_then_start(table=table, kind="seated")
     return seat.position
 
 
@@ -865,8 +887,7 @@ def _table_start_if_ready(*, table: Table) -> Game | None:
     table.seats.filter(user__isnull=False).update(ready=False)
     table.waiting_since = None
     table.version += 1
-    table.save(update_fields=["status", "waiting_since", "version"])
-    _table_broadcast_on_commit(table=table, kind="started")
+    table.save(update_fields=["status", "waiting_since", "version"])  # game_start tells it
     return game
 
 
@@ -1020,8 +1041,7 @@ def _seat_bots(*, table: Table, now: datetime) -> int:
         return 0
     filled = table.seats.filter(user__isnull=True, is_bot=False).update(is_bot=True, ready=True)
     if filled:
-        _table_changed(table=table, kind="bots", now=now)
-        _table_start_if_ready(table=table)
+        _table_changed_then_start(table=table, kind="bots", now=now)
     return filled
 
 
@@ -1061,8 +1081,7 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
-        _table_changed(table=locked, kind="ready")
-        game = _table_start_if_ready(table=locked)
+        game = _table_changed_then_start(table=locked, kind="ready")
     table.status, table.version = locked.status, locked.version
     return game
 
@@ -1087,20 +1106,13 @@ def table_game_act(
     it came late). Raises ``GameActionRefused``: ``not_seated``, ``no_game``, ``duplicate``,
     ``stale`` or the engine's code.
     """
-    # The seat with its table as it is now (the version), then the game this seat plays in.
-    # Every seat with its player, and the table with its room, in one read: the deadline of the
-    # next turn and the frames after the commit need them too.
-    seats = list(
-        Seat.objects.select_related("table__room", "user")
-        .filter(table_id=table.pk)
-        .order_by("position")
-    )
-    seat = next((row for row in seats if row.user_id == user.pk), None)
-    if seat is None:
-        raise GameActionRefused("not_seated", "you do not sit at this table")
+    # The game the player plays in at this table, locked first: a 托管 switch takes the same
+    # lock before it changes a seat, so the seats read next are as this move must see them.
     playing = Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING)
-    games = playing.select_for_update(of=("self",)).filter(
-        players__seat=seat.position, players__user_id=user.pk
+    games = (
+        playing.select_for_update(of=("self",))
+        .filter(players__user_id=user.pk)
+        .annotate(player_seat=F("players__seat"))
     )
     if action_id:  # whether the action was made already, in the same query
         games = games.annotate(
@@ -1111,6 +1123,16 @@ def table_game_act(
         if playing.exists():
             raise GameActionRefused("not_seated", "you do not play in this game")
         raise GameActionRefused("no_game", "no game is being played at this table")
+    # Every seat with its player, and the table with its room (its version), in one read: the
+    # deadline of the next turn and the frames after the commit need them too.
+    seats = list(
+        Seat.objects.select_related("table__room", "user")
+        .filter(table_id=table.pk)
+        .order_by("position")
+    )
+    seat = next((row for row in seats if row.user_id == user.pk), None)
+    if seat is None or seat.position != game.player_seat:
+        raise GameActionRefused("not_seated", "you do not sit at this table")
     if action_id and game.made:
         raise GameActionRefused("duplicate", "this action was applied already")
     state = game_state(game=game)

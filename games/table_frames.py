@@ -26,7 +26,14 @@ from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
 
 from .models import Game, Seat, Table
-from .selectors import TableRows, table_get_for_user, table_rows, table_view
+from .selectors import (
+    TableRows,
+    game_state,
+    table_get_for_user,
+    table_rows,
+    table_rows_during_game,
+    table_view,
+)
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}
@@ -231,35 +238,46 @@ def render_frame_and_version(
 
 
 def render_player_frames(
-    *, table_id: int, game: Game, state: GameState, seats: list[Seat] | None = None
+    *, table: Table, rows: TableRows, state: GameState | None
 ) -> dict[str, Any]:
-    """After a move in ``game``, the frame of every seat a player sits in, rendered once here
-    instead of once per socket: ``{"frames": {"0": html, ...}, "version": ..., "language": ...}``.
+    """The frame of every player seated at ``table``, rendered once after a change instead of
+    once per socket: ``{"frames": {"<user id>": html, ...}, "version": ..., "language": ...}``.
 
-    ``state`` is the game's position after the move; ``seats``, the table's seats as the move
-    read them (with their users, and the table with its room). The frames are in the site's default
-    language; a socket in another language, and a spectator's, renders its own (nothing, when
-    no player sits at the table). Each frame is
-    still ``table_view`` for its own seat, so it holds only what that seat may see.
+    ``rows`` are the table's rows as the change left them, ``state`` the position of its
+    current game. A frame is keyed by the user it is for, and is ``table_view`` for the seat that
+    user holds, so it holds only what that seat may see, whoever sits where by the time it
+    arrives. The frames are in the site's default language; a socket in another language, and a
+    spectator's, renders its own (nothing is rendered when no player sits at the table).
     """
-    if seats:  # read with their users and the table with its room, in the move's transaction
-        table = seats[0].table
-        rows = table_rows(table=table, game=game, seats=seats)
-    else:
-        table = Table.objects.select_related("room").get(pk=table_id)
-        rows = table_rows(table=table, game=game)
     frames: dict[str, str] = {}
     version = ""
     with translation.override(settings.LANGUAGE_CODE):
         for seat in rows.seats:
             if seat.user_id is None:
                 continue
-            frames[str(seat.position)], version = render_frame_and_version(
+            frames[str(seat.user_id)], version = render_frame_and_version(
                 table=table, seat=seat.position, rows=rows, state=state
             )
     if not frames:
         return {}
     return {"frames": frames, "version": version, "language": settings.LANGUAGE_CODE}
+
+
+def frames_after_move(*, game: Game, state: GameState, seats: list[Seat]) -> dict[str, Any]:
+    """``render_player_frames`` after a move in ``game`` (being played) that left it at
+    ``state``; ``seats`` are the table's seats as the move read them, with their users, and the
+    table with its room."""
+    table = seats[0].table
+    rows = table_rows_during_game(table=table, game=game, seats=seats)
+    return render_player_frames(table=table, rows=rows, state=state)
+
+
+def frames_of_table(*, table_id: int) -> dict[str, Any]:
+    """``render_player_frames`` after any change of the table, read as it is now."""
+    table = Table.objects.select_related("room").get(pk=table_id)
+    rows = table_rows(table=table)
+    state = None if rows.game is None else game_state(game=rows.game)
+    return render_player_frames(table=table, rows=rows, state=state)
 
 
 def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:

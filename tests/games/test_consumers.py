@@ -496,7 +496,7 @@ async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame
             "kind": "action",
             "game": game.pk,
             "number": 1,
-            "frames": {"0": "an older frame"},
+            "frames": {str(users[0].pk): "an older frame"},
             "version": first,
             "language": "zh-hans",
         },

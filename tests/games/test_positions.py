@@ -8,8 +8,9 @@ from django.db import transaction
 
 from accounts.models import User
 from games import selectors, services
+from games.lru import LruCache
 from games.models import GameEvent, Table
-from games.positions import KnownPosition, PositionCache, positions
+from games.positions import KnownPosition, positions
 from games.rules import GameState
 from tests.games.helpers import play_out
 from tests.games.live import state_at
@@ -81,7 +82,7 @@ def test_a_position_from_a_rolled_back_move_is_not_used(table: Table, trio: list
 
 
 def test_the_cache_forgets_the_least_recently_used_games() -> None:
-    cache = PositionCache(capacity=2)
+    cache: LruCache[KnownPosition] = LruCache(capacity=2)
     state = GameState.from_position(["3s", "4s", "5s"], "", 0)
     for key in ("a", "b"):
         cache.put(key, KnownPosition(state=state, last_event=None))

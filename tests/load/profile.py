@@ -29,7 +29,7 @@ POOL_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("psycopg: adapting parameters and rows", ("psycopg/",)),
     ("the players' frames after a move: reads", ("table_rows (",)),
-    ("the players' frames after a move: templates", ("render_player_frames (",)),
+    ("the players' frames after a change: templates", ("render_player_frames (",)),
     ("waiting for the event loop to group_send (async_to_sync)", ("_broadcast_on_commit",)),
     ("engine: game_state, replaying the game's events", ("game_state (games/selectors.py",)),
     ("engine: play_hints, legal plays and the bot's choice", ("play_hints (",)),
