@@ -25,6 +25,7 @@ from django.utils.translation import pgettext
 from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
 
+from .lru import LruCache
 from .models import Game, Seat, Table
 from .selectors import (
     TableRows,
@@ -152,6 +153,53 @@ def _action_view(action: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"pass": False, "cards": cards_html(action["play"]), "label": combo_label(action["as"])}
 
 
+#: The seats' HTML by everything it shows: from one move to the next most seats look the same,
+#: and the one seat looks the same to every viewer but its own player.
+_seats_html: LruCache[SafeString] = LruCache(4096)
+
+
+def seat_html(
+    row: dict[str, Any], *, status: str, deadline: str | None, turn_seconds: int | None
+) -> SafeString:
+    """One seat of ``table_view``'s ``seats`` as HTML (the template's ``seat`` partial)."""
+    last = row["last_action"]
+    key = (
+        translation.get_language(),
+        status,
+        deadline if row["to_move"] else None,
+        turn_seconds,
+        None if last is None else tuple(sorted(last.items())),
+        *(row[field] for field in _SEAT_FIELDS),
+    )
+    html = _seats_html.get(key)
+    if html is None:
+        seat = {field: row[field] for field in _SEAT_FIELDS}
+        seat["last"] = _action_view(last)
+        context = {
+            "s": seat,
+            "view": {"status": status},
+            "game": {"deadline": deadline, "turn_seconds": turn_seconds},
+        }
+        html = mark_safe(render_to_string("games/table.html#seat", context))
+        _seats_html.put(key, html)
+    return html
+
+
+_SEAT_FIELDS = (
+    "position",
+    "name",
+    "is_bot",
+    "is_empty",
+    "is_you",
+    "coins",
+    "ready",
+    "cards",
+    "dealer",
+    "to_move",
+    "auto_play",
+)
+
+
 def frame_context(
     *,
     table: Table,
@@ -171,8 +219,12 @@ def frame_context(
     # Opponents in the order of play from the viewer: the next player first.
     order = [(bottom + step) % count for step in range(1, count)]
     by_position = {row["position"]: row for row in seats}
+    deadline = game["deadline"] if game else None
+    turn_seconds = game["turn_seconds"] if game else None
     for row in seats:
-        row["last"] = _action_view(row.get("last_action"))
+        row["html"] = seat_html(
+            row, status=view["status"], deadline=deadline, turn_seconds=turn_seconds
+        )
     engine = game["view"] if game else None
     hand = (
         cards_html(" ".join(engine["hand"]), in_hand=True) if engine and engine.get("hand") else ""
