@@ -59,6 +59,9 @@ APPLIED_IDS_KEPT = 64
 
 ACTIONS = {"play", "pass", "again", "bots", "auto", "resume"}
 
+#: What a socket's action committed, for the table's group: ``(group, message)``.
+Notices = list[tuple[str, dict[str, Any]]]
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """A table version (``table.game.events``) in an order that compares: later is larger."""
@@ -274,15 +277,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             intent = parse_intent(text_data)
             if intent["id"] in self.applied:
                 return  # made once already from this socket; its frame came with the move
-            made, reply = await self._act(intent)
+            made, reply, notices = await self._act(intent)
             if made:
                 self.applied.append(intent["id"])
+            for group, notice in notices:
+                await self._tell(group, notice)
         except Refused as refused:
             if refused.code == "duplicate":
                 return  # made once already, from another socket of this user
             reply = await self._refusal(refused)
         if reply:
             await self.send(text_data=reply)
+
+    async def _tell(self, group: str, notice: dict[str, Any]) -> None:
+        try:
+            await self.channel_layer.group_send(group, notice)
+        except Exception:  # the change is committed; a lost notice must not undo it
+            logger.exception("could not broadcast an update of table %s", notice.get("table"))
 
     # Work in a thread of the pool (games.db_threads): the database and the templates ---------
 
@@ -307,11 +318,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None if table is None else table_version(table=table)
 
     @in_pool_thread
-    def _act(self, intent: dict[str, Any]) -> tuple[bool, str]:
-        """Make the intent; returns whether it was made, and what to send back to this client
-        only (the frames for everyone come through the group, after the commit)."""
+    def _act(self, intent: dict[str, Any]) -> tuple[bool, str, Notices]:
+        """Make the intent; returns whether it was made, what to send back to this client only,
+        and the notices of what it committed, for the table's group (with everyone's frames)."""
         user = self.scope["user"]
-        with translation.override(self.language):
+        with translation.override(self.language), services.notices_collected() as notices:
             if self.seen is not None and self.seen[1] is not None:
                 # Seated at the last frame: the service checks the seat again under its locks.
                 table, seat = self.seen
@@ -351,17 +362,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 raise Refused(refused.code, refused.message) from None
             except services.GameActionRefused as refused:
                 if refused.code == "choose_meaning":
-                    return False, render_prompt(
+                    prompt = render_prompt(
                         table=table, seat=seat, cards=intent["cards"], choices=refused.choices
                     )
+                    return False, prompt, notices
                 if refused.code == "stale":
                     # The client's view is old: a fresh frame first, then why.
                     frame, version = render_frame_and_version(table=table, seat=seat)
                     if version_key(version) > version_key(self.version):
                         self.version, self.frame = version, frame
-                    return False, frame + render_notice(refusal_message("stale"))
+                    return False, frame + render_notice(refusal_message("stale")), notices
                 raise Refused(refused.code) from None
-            return True, ""
+            return True, "", notices
 
     @in_pool_thread
     def _refusal(self, refused: Refused) -> str:

@@ -11,11 +11,14 @@ after the transaction that made it has committed.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +26,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.db.models import Exists, F, OuterRef
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,7 +49,14 @@ from games.rules.moves import move_from_json
 from games.rules.records import Action
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
-from .selectors import game_position_remember, game_state, play_meanings, table_version
+from .selectors import (
+    TableRows,
+    game_position_remember,
+    game_state,
+    play_meanings,
+    table_rows_during_game,
+    table_version,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -133,12 +142,32 @@ def _broadcast_on_commit(
             )
         except Exception:  # the sockets render for themselves instead
             logger.exception("could not render the frames of table %s", table_id)
+        collected = getattr(_notices, "collected", None)
+        if collected is not None:
+            collected.append((table_group_name(table_id), payload))
+            return
         try:
             async_to_sync(layer.group_send)(table_group_name(table_id), payload)
         except Exception:  # the change is committed; a lost notice must not undo it
             logger.exception("could not broadcast an update of table %s", table_id)
 
     transaction.on_commit(send)
+
+
+_notices = threading.local()
+
+
+@contextmanager
+def notices_collected() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Collect, instead of sending, the notices of the changes committed in this block on this
+    thread, as ``(group, message)``: for a caller on the event loop's side (a socket), which
+    sends them itself once the call is back, rather than have this thread wait for the loop."""
+    outer = getattr(_notices, "collected", None)
+    _notices.collected = collected = []
+    try:
+        yield collected
+    finally:
+        _notices.collected = outer
 
 
 # Starting ----------------------------------------------------------------------------------------
@@ -405,15 +434,15 @@ def _act_locked(
     source: str = GameEvent.Source.PLAYER,
     kind: str = "action",
     action_id: str = "",
-    seats: list[Seat] | None = None,
+    rows: TableRows | None = None,
 ) -> GameEvent:
     """``game_act`` on the locked row of a game being played and its current position.
 
     ``source`` says who made the move (the player, a bot, the server when time ran out, or
     托管); ``kind`` is what listeners hear when the game goes on (``action``, or ``seats`` when
-    a seat's state changed with the move, so that they read the seats again). ``seats``, when
-    the caller has read them in this transaction: the table's seats with their users and the
-    table with its room."""
+    a seat's state changed with the move, so that they read the seats again). ``rows``, when
+    the caller has read them in this transaction: the table's rows (``table_rows_during_game``),
+    whose seats come with their users and the table with its room."""
     if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
         raise GameActionRefused(
             "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
@@ -450,7 +479,9 @@ def _act_locked(
     locked.turn_deadline = (
         None
         if after.is_terminal
-        else turn_deadline(game=locked, seat=after.to_move, now=now, seats=seats)
+        else turn_deadline(
+            game=locked, seat=after.to_move, now=now, seats=None if rows is None else rows.seats
+        )
     )
     fields = ["to_move", "turn_started_at", "turn_deadline"]
     if after.is_terminal:
@@ -471,10 +502,12 @@ def _act_locked(
     game.turn_deadline = locked.turn_deadline
     game_position_remember(game=locked, state=after, event=event)
     frames = None
-    if kind == "action" and not after.is_terminal and seats:
+    if kind == "action" and not after.is_terminal and rows is not None:
         # The game row as it is now: later moves of the same transaction change `locked`.
         frames = functools.partial(
-            _frames_after_move, game=copy.copy(locked), state=after, seats=seats
+            _frames_after_move,
+            rows=dataclasses.replace(rows, game=copy.copy(locked)),
+            state=after,
         )
     _broadcast_on_commit(
         table_id=locked.table_id,
@@ -488,10 +521,10 @@ def _act_locked(
     return event
 
 
-def _frames_after_move(*, game: Game, state: GameState, seats: list[Seat]) -> dict[str, Any]:
-    from .table_frames import frames_after_move  # presentation: needed only after a commit
+def _frames_after_move(*, rows: TableRows, state: GameState) -> dict[str, Any]:
+    from .table_frames import render_player_frames  # presentation: needed only after a commit
 
-    return frames_after_move(game=game, state=state, seats=seats)
+    return render_player_frames(table=rows.seats[0].table, rows=rows, state=state)
 
 
 # Settling ----------------------------------------------------------------------------------------
@@ -1086,7 +1119,6 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     return game
 
 
-@transaction.atomic
 def table_game_act(
     *,
     user: User,
@@ -1102,28 +1134,50 @@ def table_game_act(
     crossed another player's move) is refused as ``stale``. Then ``game_act`` checks the action
     itself. The game row is locked first, so the version cannot change while it is compared.
     ``action_id`` is the id the client gave the action: an id already stored in this game is
-    refused as ``duplicate`` (before the version, so a resend is told it was applied, not that
-    it came late). Raises ``GameActionRefused``: ``not_seated``, ``no_game``, ``duplicate``,
-    ``stale`` or the engine's code.
+    refused as ``duplicate`` (rather than as stale or out of turn, so a resend is told it was
+    applied, not that it came late). Raises ``GameActionRefused``: ``not_seated``, ``no_game``,
+    ``duplicate``, ``stale`` or the engine's code.
     """
-    # The game the player plays in at this table, locked first: a 托管 switch takes the same
-    # lock before it changes a seat, so the seats read next are as this move must see them.
-    playing = Game.objects.filter(table_id=table.pk, status=Game.Status.PLAYING)
-    games = (
-        playing.select_for_update(of=("self",))
-        .filter(players__user_id=user.pk)
-        .annotate(player_seat=F("players__seat"))
-    )
-    if action_id:  # whether the action was made already, in the same query
-        games = games.annotate(
-            made=Exists(GameEvent.objects.filter(game=OuterRef("pk"), action_id=action_id))
+    try:
+        return _table_game_act(
+            user=user, table=table, action=action, version=version, action_id=action_id
         )
-    game = games.first()
+    except IntegrityError:
+        # The database's unique action id per game: a copy of a made action that came with the
+        # current version and is legal (only a forged one can).
+        if action_id and _action_made(table=table, action_id=action_id):
+            raise GameActionRefused("duplicate", "this action was applied already") from None
+        raise
+
+
+def _action_made(*, table: Table, action_id: str) -> bool:
+    return GameEvent.objects.filter(
+        game__table_id=table.pk, game__status=Game.Status.PLAYING, action_id=action_id
+    ).exists()
+
+
+@transaction.atomic
+def _table_game_act(
+    *,
+    user: User,
+    table: Table,
+    action: dict[str, Any],
+    version: str | None,
+    action_id: str,
+) -> GameEvent:
+    # The game being played at the table, locked first: a 托管 switch takes the same lock
+    # before it changes a seat, so the seats read next are as this move must see them.
+    game = (
+        Game.objects.select_for_update()
+        .filter(table_id=table.pk, status=Game.Status.PLAYING)
+        .first()
+    )
     if game is None:
-        if playing.exists():
-            raise GameActionRefused("not_seated", "you do not play in this game")
+        if not Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
+            raise GameActionRefused("not_seated", "you do not sit at this table")
         raise GameActionRefused("no_game", "no game is being played at this table")
-    # Every seat with its player, and the table with its room (its version), in one read: the
+    # Every seat with its player, and the table with its room (its version), in one read; the
+    # game's players and their balances as the process keeps them while the game goes on. The
     # deadline of the next turn and the frames after the commit need them too.
     seats = list(
         Seat.objects.select_related("table__room", "user")
@@ -1131,25 +1185,34 @@ def table_game_act(
         .order_by("position")
     )
     seat = next((row for row in seats if row.user_id == user.pk), None)
-    if seat is None or seat.position != game.player_seat:
+    if seat is None:
         raise GameActionRefused("not_seated", "you do not sit at this table")
-    if action_id and game.made:
-        raise GameActionRefused("duplicate", "this action was applied already")
+    rows = table_rows_during_game(table=seat.table, game=game, seats=seats)
+    player = rows.players.get(seat.position)
+    if player is None or player.user_id != user.pk:
+        raise GameActionRefused("not_seated", "you do not play in this game")
     state = game_state(game=game)
     current = table_version(table=seat.table, game=game, events=state.log_length)
-    if not isinstance(version, str) or version != current:
-        raise GameActionRefused("stale", "the table changed since this action was chosen")
-    if isinstance(action, dict) and "play" in action and action.get("as") is None:
-        _check_one_meaning(state=state, seat=seat.position, action=action)
-    event = _act_locked(
-        game=game,
-        locked=game,
-        state=state,
-        seat=seat.position,
-        action=action,
-        action_id=action_id,
-        seats=seats,
-    )
+    try:
+        if not isinstance(version, str) or version != current:
+            raise GameActionRefused("stale", "the table changed since this action was chosen")
+        if isinstance(action, dict) and "play" in action and action.get("as") is None:
+            _check_one_meaning(state=state, seat=seat.position, action=action)
+        event = _act_locked(
+            game=game,
+            locked=game,
+            state=state,
+            seat=seat.position,
+            action=action,
+            action_id=action_id,
+            rows=rows,
+        )
+    except GameActionRefused:
+        # A resend of a made action comes late (the version moved on) or out of turn: the id
+        # says what happened, and it is looked up only then.
+        if action_id and _action_made(table=table, action_id=action_id):
+            raise GameActionRefused("duplicate", "this action was applied already") from None
+        raise
     if seat.timeouts:
         Seat.objects.filter(pk=seat.pk).update(timeouts=0)
     return event

@@ -26,13 +26,12 @@ from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
 
 from .lru import LruCache
-from .models import Game, Seat, Table
+from .models import Table
 from .selectors import (
     TableRows,
     game_state,
     table_get_for_user,
     table_rows,
-    table_rows_during_game,
     table_view,
 )
 
@@ -313,15 +312,6 @@ def render_player_frames(
     if not frames:
         return {}
     return {"frames": frames, "version": version, "language": settings.LANGUAGE_CODE}
-
-
-def frames_after_move(*, game: Game, state: GameState, seats: list[Seat]) -> dict[str, Any]:
-    """``render_player_frames`` after a move in ``game`` (being played) that left it at
-    ``state``; ``seats`` are the table's seats as the move read them, with their users, and the
-    table with its room."""
-    table = seats[0].table
-    rows = table_rows_during_game(table=table, game=game, seats=seats)
-    return render_player_frames(table=table, rows=rows, state=state)
 
 
 def frames_of_table(*, table_id: int) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def main() -> None:
     from games.models import Seat, Table
 
     meter = Meter()
-    render = table_frames.frames_after_move
+    render = table_frames.render_player_frames
 
     def timed_render(**kwargs: Any) -> dict[str, Any]:
         meter.part = "frames"
@@ -71,7 +71,7 @@ def main() -> None:
             meter.wall["frames"] += time.perf_counter() - wall
             meter.part = "service"
 
-    table_frames.frames_after_move = timed_render
+    table_frames.render_player_frames = timed_render
     rng = random.Random(args.seed)
     ids = [table.table_id for table in seated]
     per_action_cpu: list[float] = []
