@@ -8,6 +8,8 @@ changed. ``games.selectors.game_record`` exports it in the engine's record forma
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -214,6 +216,9 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When the server acts for the seat to move: a bot's pause, or a player's time running out.
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
+    # A new random value with every stored event: a process that knows the position after the
+    # events of this value (``games.positions``) may use it without reading the events again.
+    position_id = models.UUIDField(_("position id"), default=uuid.uuid4, editable=False)
 
     class Meta:
         verbose_name = _("game")

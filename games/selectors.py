@@ -107,6 +107,12 @@ def game_state(*, game: Game) -> GameState:
     """
     key = _position_key(game)
     known = positions.get(key)
+    if (
+        known is not None
+        and known.position_id is not None
+        and known.position_id == game.position_id
+    ):
+        return known.state  # the row names this very position
     state: GameState | None = None
     if known is not None and known.last_event is not None:
         length = known.state.log_length
@@ -136,12 +142,17 @@ def game_state(*, game: Game) -> GameState:
     return state
 
 
-def game_position_remember(*, game: Game, state: GameState, event: GameEvent) -> None:
-    """Keep ``state``, the position right after ``event``, as the game's last known position
-    (a writer that has just stored the event saves its next reader a replay)."""
+def game_position_remember(*, game: Game, state: GameState, event: GameEvent | None) -> None:
+    """Keep ``state``, the position right after ``event`` (None: the deal) with the
+    ``position_id`` just stored on ``game``, as the game's last known position: a writer that
+    has just stored the event saves its next reader a replay."""
     positions.put(
         _position_key(game),
-        KnownPosition(state=state, last_event=(event.pk, event.seat, event.action)),
+        KnownPosition(
+            state=state,
+            last_event=None if event is None else (event.pk, event.seat, event.action),
+            position_id=game.position_id,
+        ),
     )
 
 

@@ -17,6 +17,7 @@ import hashlib
 import logging
 import secrets
 import threading
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -248,7 +249,9 @@ def game_start(
         player.full_clean()
         player.save()
     now = timezone.now()
-    game.to_move = game_state(game=game).to_move
+    deal = game_state(game=game)
+    game_position_remember(game=game, state=deal, event=None)
+    game.to_move = deal.to_move
     game.turn_started_at = now
     game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now)
     game.save(update_fields=["to_move", "turn_started_at", "turn_deadline"])
@@ -474,6 +477,7 @@ def _act_locked(
         action_id=action_id,
     )
     now = timezone.now()
+    locked.position_id = uuid.uuid4()
     locked.to_move = after.to_move
     locked.turn_started_at = None if after.is_terminal else now
     locked.turn_deadline = (
@@ -483,7 +487,7 @@ def _act_locked(
             game=locked, seat=after.to_move, now=now, seats=None if rows is None else rows.seats
         )
     )
-    fields = ["to_move", "turn_started_at", "turn_deadline"]
+    fields = ["position_id", "to_move", "turn_started_at", "turn_deadline"]
     if after.is_terminal:
         locked.status = Game.Status.FINISHED
         locked.winner = after.winner
@@ -500,6 +504,8 @@ def _act_locked(
     game.result, game.settled_at = locked.result, locked.settled_at
     game.to_move, game.turn_started_at = locked.to_move, locked.turn_started_at
     game.turn_deadline = locked.turn_deadline
+    # Not the position id: the caller's row names the position before this move until it is
+    # read again after the commit, so a rollback cannot leave it naming an undone position.
     game_position_remember(game=locked, state=after, event=event)
     frames = None
     if kind == "action" and not after.is_terminal and rows is not None:
@@ -1167,8 +1173,12 @@ def _table_game_act(
 ) -> GameEvent:
     # The game being played at the table, locked first: a 托管 switch takes the same lock
     # before it changes a seat, so the seats read next are as this move must see them.
+    # With it, the table (its version) and its room; then every seat with its player. The
+    # game's players and their balances as the process keeps them while the game goes on. The
+    # deadline of the next turn and the frames after the commit need them all.
     game = (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__room")
         .filter(table_id=table.pk, status=Game.Status.PLAYING)
         .first()
     )
@@ -1176,18 +1186,13 @@ def _table_game_act(
         if not Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
             raise GameActionRefused("not_seated", "you do not sit at this table")
         raise GameActionRefused("no_game", "no game is being played at this table")
-    # Every seat with its player, and the table with its room (its version), in one read; the
-    # game's players and their balances as the process keeps them while the game goes on. The
-    # deadline of the next turn and the frames after the commit need them too.
-    seats = list(
-        Seat.objects.select_related("table__room", "user")
-        .filter(table_id=table.pk)
-        .order_by("position")
-    )
+    seats = list(Seat.objects.select_related("user").filter(table_id=table.pk).order_by("position"))
+    for row in seats:
+        row.table = game.table
     seat = next((row for row in seats if row.user_id == user.pk), None)
     if seat is None:
         raise GameActionRefused("not_seated", "you do not sit at this table")
-    rows = table_rows_during_game(table=seat.table, game=game, seats=seats)
+    rows = table_rows_during_game(table=game.table, game=game, seats=seats)
     player = rows.players.get(seat.position)
     if player is None or player.user_id != user.pk:
         raise GameActionRefused("not_seated", "you do not play in this game")

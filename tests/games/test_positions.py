@@ -3,6 +3,8 @@ position the database does not confirm is never used."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.db import transaction
 
@@ -56,6 +58,22 @@ def test_a_reader_with_a_known_position_reads_only_the_events_after_it(
     with django_assert_num_queries(1):
         state = selectors.game_state(game=game)
     assert _same(state, state_at(game, game.events.count()))
+
+
+def test_a_row_that_names_the_known_position_needs_no_read_of_the_events(
+    table: Table, trio: list[User], django_assert_num_queries
+) -> None:
+    game = services.game_start(table=table, players=trio, seed=14)
+    play_out(game, seed=14, stop_before_end=True)
+    game.refresh_from_db()  # the row as the last move left it
+    with django_assert_num_queries(0):
+        state = selectors.game_state(game=game)
+    assert _same(state, state_at(game, game.events.count()))
+
+    # A row naming a position this process never kept: the events are read and checked.
+    game.position_id = uuid.uuid4()
+    with django_assert_num_queries(1):
+        assert _same(selectors.game_state(game=game), state)
 
 
 def test_a_position_from_a_rolled_back_move_is_not_used(table: Table, trio: list[User]) -> None:
