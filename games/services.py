@@ -244,10 +244,11 @@ def game_start(
     )
     game.full_clean()
     game.save()
-    for position, user in enumerate(players):
-        player = GamePlayer(game=game, seat=position, user=user, is_bot=user is None)
-        player.full_clean()
-        player.save()
+    # One row per seat, computed here; the database's unique (game, seat) guards them.
+    GamePlayer.objects.bulk_create(
+        GamePlayer(game=game, seat=position, user=user, is_bot=user is None)
+        for position, user in enumerate(players)
+    )
     now = timezone.now()
     deal = game_state(game=game)
     game_position_remember(game=game, state=deal, event=None)
@@ -836,8 +837,7 @@ def _table_changed(
     else:
         table.waiting_since = None
     table.version += 1
-    table.full_clean()
-    table.save(update_fields=["status", "waiting_since", "version"])
+    table.save(update_fields=["status", "waiting_since", "version"])  # the database checks them
     if notify:
         _table_broadcast_on_commit(table=table, kind=kind)
     return kind
