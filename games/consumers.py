@@ -1,10 +1,11 @@
 """The live table: one websocket per browser tab at a table.
 
 A client sends intents (play these cards, pass, play again); the consumer parses them, calls a
-service, and the service broadcasts to the table's group only after its transaction commits.
-Every consumer in the group then renders the table for its own seat and sends it: the whole
-table with its version, so a frame never holds another seat's cards and a client that missed
-a frame is whole again with the next one.
+service, and the table's group hears of the change only after its transaction commits, with the
+frame of each seated player rendered once for that player's seat. Every consumer in the group
+then sends its own player's frame (a spectator's, or one in another language, renders its own):
+the whole table with its version, so a frame never holds another seat's cards and a client that
+missed a frame is whole again with the next one.
 
 Close codes: 4401 not signed in and 4404 no table this user may see (the client stays away);
 the server's own restarts close with 1012, after which htmx reconnects and gets a fresh frame.

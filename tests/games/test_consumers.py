@@ -476,6 +476,29 @@ async def test_each_player_gets_the_frame_rendered_for_their_own_seat_after_a_mo
         await socket.disconnect()
 
 
+async def test_a_seat_taken_that_starts_the_game_sends_each_player_one_frame() -> None:
+    """Any change of a table, not only a move, comes with each seated player's frame rendered
+    once after the commit; a seat taken that starts the game is one change, so one frame."""
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("yi", "er", "san")]
+    table, _seat = await database_sync_to_async(services.table_play)(user=users[0], room=room)
+    await database_sync_to_async(services.table_play)(user=users[1], room=room)
+    sockets = [await connect(users[0], table.pk), await connect(users[1], table.pk)]
+    version = await _version(table.pk)
+    for seat, socket in enumerate(sockets):
+        await receive_frames_until(socket, seat=seat, version=version)
+
+    await database_sync_to_async(services.table_play)(user=users[2], room=room)
+    started = await _wait_for_change(table.pk, version)
+    for socket, user in zip(sockets, users[:2], strict=True):
+        frame = await socket.receive_from(timeout=10)
+        assert 'data-status="playing"' in frame
+        assert (frame, started) == await database_sync_to_async(_fresh_frame)(user, table.pk)
+        assert await socket.receive_nothing(timeout=0.3)
+    for socket in sockets:
+        await socket.disconnect()
+
+
 async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame() -> None:
     """Two processes may broadcast a table's moves out of order: a socket never shows an older
     frame after a newer one, and still answers every notice with a frame."""

@@ -20,17 +20,17 @@ RATE = 100
 #: What a sample of the worker's thread pool is doing: the first rule with a needle in one of its
 #: frames names it (``leaf:`` needles look at the innermost frame only). The pool is the table
 #: sockets' database threads (``games.db_threads``): every query and every template of the
-#: worker's sockets runs there. Frames rendered after a move run where the move commits.
+#: worker's sockets runs there. The players' frames after a change are rendered where it commits.
 POOL_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("idle: waiting for work", ("leaf:_worker (concurrent/futures/thread.py",)),
     ("health check before the first query (SELECT 1)", ("is_usable",)),
     (
         "in libpq: a query's round trip to PostgreSQL (and the GIL after it)",
         ("leaf:Connection.wait (psycopg", "leaf:_execute_send (psycopg", "leaf:_exec_command"),
     ),
     ("psycopg: adapting parameters and rows", ("psycopg/",)),
-    ("the players' frames after a move: reads", ("table_rows (",)),
+    ("the players' frames after a change: reading the table", ("table_rows (",)),
     ("the players' frames after a change: templates", ("render_player_frames (",)),
-    ("waiting for the event loop to group_send (async_to_sync)", ("_broadcast_on_commit",)),
     ("engine: game_state, replaying the game's events", ("game_state (games/selectors.py",)),
     ("engine: play_hints, legal plays and the bot's choice", ("play_hints (",)),
     ("templates: render_to_string", ("render_to_string", "django/template/")),
@@ -42,6 +42,7 @@ POOL_ENTRIES: tuple[tuple[str, str], ...] = (
     ("TableConsumer._act", "_act: the action (access check, service, broadcast)"),
     ("TableConsumer._render", "_render: one socket's frame"),
     ("close_old_connections", "close_old_connections: Channels' hop before every handler"),
+    ("_worker (concurrent/futures/thread.py:81)", "idle: waiting for work"),
 )
 MAIN_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("idle: waiting in epoll", ("EpollSelector.select",)),
