@@ -10,10 +10,11 @@ time, because a consumer handles its messages in order.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from django.db import connections
@@ -24,7 +25,31 @@ R = TypeVar("R")
 #: the interpreter's lock (the load test carried the same tables no better with six).
 DATABASE_THREADS = 3
 
-_pool = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="table-db")
+
+class _Pool(Executor):
+    """A thread pool that a forked child replaces with one of its own: the child has none of
+    its parent's threads, and work handed to the parent's pool would wait for them forever
+    (a test's live server is a forked process)."""
+
+    def __init__(self) -> None:
+        self.executor = self._new()
+        os.register_at_fork(after_in_child=self._renew)
+
+    @staticmethod
+    def _new() -> ThreadPoolExecutor:
+        return ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="table-db")
+
+    def _renew(self) -> None:
+        self.executor = self._new()
+
+    def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
+        return self.executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.executor.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+_pool = _Pool()
 
 
 def in_pool_thread(method: Callable[..., R]) -> Callable[..., Awaitable[R]]:
@@ -34,7 +59,7 @@ def in_pool_thread(method: Callable[..., R]) -> Callable[..., Awaitable[R]]:
 
 def pool_started() -> bool:
     """Whether any of the pool's threads has started."""
-    return bool(_pool._threads)
+    return bool(_pool.executor._threads)
 
 
 def close_pool_connections() -> None:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from asgiref.sync import SyncToAsync
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 from django.db import connections
@@ -33,6 +34,17 @@ SCREENSHOTS = settings.BASE_DIR / ".test-artifacts" / "screenshots"
 PASSWORD = "hongtao-7-dui"
 
 T = TypeVar("T")
+
+
+def _own_sync_thread_after_fork() -> None:
+    """daphne's live server is a forked copy of the test process, without its threads. asgiref
+    runs sync code (the session and user lookups of every socket) on one thread it starts once:
+    if a test before this one started it in the parent, the child's copy would wait forever for
+    a thread it does not have, so the child gets a pool of its own."""
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+
+
+os.register_at_fork(after_in_child=_own_sync_thread_after_fork)
 
 
 def off_the_loop(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
