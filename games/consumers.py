@@ -224,8 +224,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
             frame, version = rendered
             if version_key(version) > version_key(self.version):
-                self.version, self.frame = version, frame
-                await self.send(text_data=frame)
+                await self.send(text_data=self._newest(frame, version))
 
     async def table_update(self, event: dict[str, Any]) -> None:
         moved = event.get("kind") == "action"
@@ -247,15 +246,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.close(code=CLOSE_NO_TABLE)
                 return
             frame, version = rendered
-        # Updates of one table can arrive out of order (two processes commit moves in turn and
-        # broadcast independently, or a frame rendered after a move arrives after a fresher
-        # read): each frame is the whole table, so an older one gives way to the newest sent.
-        if version_key(version) < version_key(self.version):
-            frame = self.frame
-        else:
-            self.version, self.frame = version, frame
         self.quiet_since = time.monotonic()
-        await self.send(text_data=frame)
+        await self.send(text_data=self._newest(frame, version))
+
+    def _newest(self, frame: str, version: str) -> str:
+        """``frame``, which shows ``version``, unless this socket sent a newer one already.
+        Updates of one table can arrive out of order (two processes commit moves in turn and
+        broadcast independently, or a frame rendered after a move arrives after a fresher
+        read): each frame is the whole table, so an older one gives way to the newest sent."""
+        if version_key(version) < version_key(self.version):
+            return self.frame
+        self.version, self.frame = version, frame
+        return frame
 
     def _frame_from(self, event: dict[str, Any]) -> str | None:
         """This socket's frame among the ones rendered once for the whole table after a change:
@@ -369,9 +371,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                     return False, prompt, notices
                 if refused.code == "stale":
                     # The client's view is old: a fresh frame first, then why.
-                    frame, version = render_frame_and_version(table=table, seat=seat)
-                    if version_key(version) > version_key(self.version):
-                        self.version, self.frame = version, frame
+                    frame = self._newest(*render_frame_and_version(table=table, seat=seat))
                     return False, frame + render_notice(refusal_message("stale")), notices
                 raise Refused(refused.code) from None
             return True, "", notices
