@@ -1176,12 +1176,12 @@ def _table_game_act(
     # With it, the table (its version) and its room; then every seat with its player. The
     # game's players and their balances as the process keeps them while the game goes on. The
     # deadline of the next turn and the frames after the commit need them all.
-    game = (
+    playing = (
         Game.objects.select_for_update(of=("self",))
         .select_related("table__room")
         .filter(table_id=table.pk, status=Game.Status.PLAYING)
-        .first()
     )
+    game = next(iter(playing[:1]), None)  # one at most: no ORDER BY to build
     if game is None:
         if not Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
             raise GameActionRefused("not_seated", "you do not sit at this table")
