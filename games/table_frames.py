@@ -172,8 +172,7 @@ def seat_html(
     )
     html = _seats_html.get(key)
     if html is None:
-        seat = {field: row[field] for field in _SEAT_FIELDS}
-        seat["last"] = _action_view(last)
+        seat = {**row, "last": _action_view(last)}
         context = {
             "s": seat,
             "view": {"status": status},
@@ -184,6 +183,7 @@ def seat_html(
     return html
 
 
+#: What a seat's HTML shows of its row in ``table_view``: the key it is kept by.
 _SEAT_FIELDS = (
     "position",
     "name",
