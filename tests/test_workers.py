@@ -80,7 +80,10 @@ def workers() -> Iterator[list[Worker]]:
     database = connection.settings_dict
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "gandengyan.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.server_settings",
+        # A channel prefix of this run's own: another test run on the same Redis numbers its
+        # tables alike, and its workers must not hear these.
+        "TEST_CHANNEL_PREFIX": f"workers{os.getpid()}-{settings.TEST_DB_SUFFIX}",
         "DATABASE_URL": (
             f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
             f"{database['NAME']}"
