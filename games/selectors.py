@@ -107,11 +107,7 @@ def game_state(*, game: Game) -> GameState:
     """
     key = _position_key(game)
     known = positions.get(key)
-    if (
-        known is not None
-        and known.position_id is not None
-        and known.position_id == game.position_id
-    ):
+    if known is not None and known.position_id == game.position_id:
         return known.state  # the row names this very position
     state: GameState | None = None
     if known is not None and known.last_event is not None:

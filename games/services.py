@@ -818,12 +818,10 @@ def _game_playing(table: Table) -> bool:
     return Game.objects.filter(table=table, status=Game.Status.PLAYING).exists()
 
 
-def _table_changed(
-    *, table: Table, kind: str, now: datetime | None = None, notify: bool = True
-) -> str:
+def _table_changed(*, table: Table, kind: str, now: datetime | None = None) -> str:
     """After a change of seats: close a table nobody is left at, keep ``waiting_since`` (a player
     at the table and a free seat beside them) and bump the version. ``table`` is locked.
-    Returns what changed (``kind``, or ``closed``), which listeners hear unless not ``notify``."""
+    Returns what changed (``kind``, or ``closed``), for the caller to tell listeners."""
     seats = list(table.seats.all())
     humans = [seat for seat in seats if seat.user_id is not None]
     free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
@@ -838,8 +836,6 @@ def _table_changed(
         table.waiting_since = None
     table.version += 1
     table.save(update_fields=["status", "waiting_since", "version"])  # the database checks them
-    if notify:
-        _table_broadcast_on_commit(table=table, kind=kind)
     return kind
 
 
@@ -848,7 +844,7 @@ def _table_changed_then_start(
 ) -> Game | None:
     """``_table_changed``, then the next game if the table (locked) is now ready for it. One
     notice either way: the game's start tells the change too."""
-    kind = _table_changed(table=table, kind=kind, now=now, notify=False)
+    kind = _table_changed(table=table, kind=kind, now=now)
     game = _table_start_if_ready(table=table)
     if game is None:
         _table_broadcast_on_commit(table=table, kind=kind)
@@ -862,7 +858,7 @@ def _free_seat(*, table: Table, user: User) -> None:
             "game_in_progress", _("You cannot leave while a game is being played at your table.")
         )
     table.seats.filter(user_id=user.pk).update(user=None, ready=False)
-    _table_changed(table=table, kind="left")
+    _table_broadcast_on_commit(table=table, kind=_table_changed(table=table, kind="left"))
 
 
 def _leave_for_another_table(*, table: Table | None, user: User) -> None:
