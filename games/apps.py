@@ -6,3 +6,6 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import seeds  # noqa: F401  (registers the seed source's deploy check)

@@ -50,6 +50,7 @@ from games.rules.moves import move_from_json
 from games.rules.records import Action
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .seeds import SEED_BITS, new_seed
 from .selectors import (
     TableRows,
     game_position_remember,
@@ -64,7 +65,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-SEED_BITS = 256
 DISPUTE_REASON_MAX = 2000
 
 
@@ -184,10 +184,10 @@ def game_start(
 ) -> Game:
     """Deal a new game at ``table`` for ``players`` (a user, or None for a bot, by seat).
 
-    The deal comes from a fresh 256-bit seed (``secrets.randbits``) unless ``seed`` is given, with
-    the room's rules. Only the seed's SHA-256 is public until the game ends. The first game at a
-    table lets the seed pick the dealer; later games are dealt by the winner of the last game that
-    had one (an aborted game has none). An explicit ``dealer`` overrides both.
+    The deal comes from a fresh 256-bit seed (``games.seeds.new_seed``) unless ``seed`` is
+    given, with the room's rules. Only the seed's SHA-256 is public until the game ends. The
+    first game at a table lets the seed pick the dealer; later games are dealt by the winner of
+    the last game that had one (an aborted game has none). An explicit ``dealer`` overrides both.
 
     Raises ``GameStartRefused`` when the table is closed or still playing, when the number of
     players does not match the rules, when a player is listed twice or has no wallet, or for a bad
@@ -216,7 +216,7 @@ def game_start(
         raise GameStartRefused("no_wallet", _("Every player needs a wallet."))
 
     if seed is None:
-        seed = secrets.randbits(SEED_BITS)
+        seed = new_seed()
     elif type(seed) is not int or not 0 <= seed < 2**SEED_BITS:
         raise GameStartRefused("bad_seed", "a seed is a whole number of 256 bits")
     if dealer is None:

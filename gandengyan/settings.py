@@ -156,6 +156,9 @@ STARTING_COINS = env.int("STARTING_COINS", default=10_000)
 RELIEF_COINS = env.int("RELIEF_COINS", default=2_000)
 RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
 
+# Where each game's seed comes from (games.seeds); only tests name another source.
+GAME_SEED_SOURCE = "games.seeds.secure_seed"
+
 # Tables: bots take the free seats once a player has waited this long, and pause before moving.
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -18,7 +19,10 @@ from asgiref.sync import SyncToAsync
 from channels.testing import ChannelsLiveServerTestCase
 from django.conf import settings
 from django.db import connections
+from django.test import override_settings
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+from tests import seeds
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -65,7 +69,11 @@ def off_the_loop(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return pool.submit(call).result()
 
 
+@override_settings(GAME_SEED_SOURCE=seeds.SOURCE)
 class BrowserTestCase(ChannelsLiveServerTestCase):
+    """Each class's server deals the same games on every run (seeds from the class's name), so
+    that what a test sees of a game, such as how long it lasts, does not change between runs."""
+
     host = "127.0.0.1"
     # Flushing after each test would drop the rooms the migrations made; restore them instead.
     serialized_rollback = True
@@ -77,7 +85,8 @@ class BrowserTestCase(ChannelsLiveServerTestCase):
 
     @classmethod
     def setUpClass(cls) -> None:
-        super().setUpClass()  # starts daphne
+        seeds.restart(zlib.crc32(cls.__name__.encode()))
+        super().setUpClass()  # starts daphne, a forked copy that goes on from this sequence
         # Playwright's sync API keeps an event loop running in this thread, and Django refuses
         # ORM calls from a thread with a running loop. The tests make their ORM calls between
         # browser steps, one at a time, so they are safe. Set only now, so that daphne's

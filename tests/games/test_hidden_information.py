@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from accounts.models import LedgerReason, User, Wallet
@@ -45,6 +45,7 @@ from games.models import Game, Room, Table
 from games.rules import PASS, GameState, Move, Play, format_cards
 from games.rules.moves import move_from_json
 from games.table_frames import render_frame_for_user
+from tests import seeds
 
 pytestmark = pytest.mark.django_db
 
@@ -554,11 +555,11 @@ def _play_one(
 
 
 @pytest.fixture
-def seeded_deals(monkeypatch: pytest.MonkeyPatch) -> Iterator[random.Random]:
+def seeded_deals() -> Iterator[random.Random]:
     """Deals from the run's seed instead of the system's randomness, so that a run repeats."""
-    deals = random.Random(SEED + 1)
-    monkeypatch.setattr(services.secrets, "randbits", deals.getrandbits)
-    yield random.Random(SEED)
+    seeds.restart(SEED + 1)
+    with override_settings(GAME_SEED_SOURCE=seeds.SOURCE):
+        yield random.Random(SEED)
 
 
 def test_no_surface_shows_a_non_staff_user_a_hidden_card_the_stock_or_a_live_seed(
