@@ -704,7 +704,8 @@ def table_view(
             "winner": game.winner,
             "seed_commitment": game.seed_commitment,
             "seed": game.seed if over and game.seed else None,
-            "view": state.view_for(seat if own else None),
+            # The frames show the current round, not the whole game's list of actions.
+            "view": state.view_for(seat if own else None, history=False),
             "settlement": None,
             "hints": None,
             "deadline": None
@@ -728,7 +729,7 @@ def table_view(
                     for p in sorted(players.values(), key=lambda p: p.seat)
                 ],
             }
-        for acting, move in state.history[state.round_start :]:
+        for acting, move in state.round_actions:
             last_actions[acting] = dict(move.to_json())
 
     playing = game is not None and not game.is_over and state is not None

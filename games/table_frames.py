@@ -11,10 +11,11 @@ import functools
 from dataclasses import dataclass
 from typing import Any
 
+import jinja2
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.template.loader import render_to_string
+from django.template import engines
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html
@@ -24,6 +25,7 @@ from django.utils.translation import pgettext
 
 from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
 from games.rules.combos import combo_from_ranks
+from gandengyan.jinja2 import environment_for_language
 
 from .lru import LruCache
 from .models import Table
@@ -152,6 +154,18 @@ def _action_view(action: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"pass": False, "cards": cards_html(action["play"]), "label": combo_label(action["as"])}
 
 
+def _fragments(name: str = "table_frame") -> jinja2.Template:
+    """The frame's template, or (``table_parts``) the one whose macros render its parts on
+    their own (gandengyan/jinja2.py says why Jinja2). The environment keeps them compiled."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return _fragments_environment(language).get_template(f"games/{name}.html")
+
+
+@functools.cache
+def _fragments_environment(language: str) -> jinja2.Environment:
+    return environment_for_language(engines["fragments"].env, language)  # type: ignore[attr-defined]
+
+
 #: The seats' HTML by everything it shows: from one move to the next most seats look the same,
 #: and the one seat looks the same to every viewer but its own player.
 _seats_html: LruCache[SafeString] = LruCache(4096)
@@ -173,12 +187,9 @@ def seat_html(
     html = _seats_html.get(key)
     if html is None:
         seat = {**row, "last": _action_view(last)}
-        context = {
-            "s": seat,
-            "view": {"status": status},
-            "game": {"deadline": deadline, "turn_seconds": turn_seconds},
-        }
-        html = mark_safe(render_to_string("games/table.html#seat", context))
+        html = mark_safe(
+            str(_fragments("table_parts").module.seat(seat, status, deadline, turn_seconds))
+        )
         _seats_html.put(key, html)
     return html
 
@@ -285,7 +296,12 @@ def render_frame_and_version(
     """The websocket frame for ``seat`` (the whole table, then the emptied prompt and notice),
     and the table version it shows."""
     context = frame_context(table=table, seat=seat, rows=rows, state=state)
-    return render_to_string("games/table.html#frame", context), context["view"]["version"]
+    return render_frame(context), context["view"]["version"]
+
+
+def render_frame(context: dict[str, Any]) -> SafeString:
+    """The frame of ``frame_context``: the table, then the emptied prompt and notice."""
+    return mark_safe(_fragments().render(context))
 
 
 def render_player_frames(
@@ -325,12 +341,13 @@ def frames_of_table(*, table_id: int) -> dict[str, Any]:
 def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:
     """The fragment that asks which of ``choices`` the player means by ``cards``."""
     context = frame_context(table=table, seat=seat, choices=choices, prompt_cards=cards)
-    return render_to_string("games/table.html#prompt", context)
+    parts = _fragments("table_parts").module
+    return str(parts.prompt_slot(context["choices"], cards, context["view"]["version"]))
 
 
 def render_notice(message: str) -> str:
     """The fragment that shows ``message`` (escaped) in the notice slot."""
-    return render_to_string("games/table.html#notice", {"notice": message})
+    return str(_fragments("table_parts").module.notice_slot(message))
 
 
 def render_frame_for_user(

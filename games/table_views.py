@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import services
 from .models import Room, Table
 from .selectors import table_get_for_user
-from .table_frames import frame_context
+from .table_frames import frame_context, render_frame
 from .views import player_balance, room_entry_refusal
 
 
@@ -64,6 +64,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     except Table.DoesNotExist:
         raise Http404("no such table") from None
     context = frame_context(table=table, seat=seat)
+    context["frame"] = render_frame(context)
     context["ws_url"] = f"/ws/tables/{table.pk}/"
     return render(request, "games/table.html", context)
 

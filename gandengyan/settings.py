@@ -108,6 +108,14 @@ TEMPLATES: list[dict[str, Any]] = [
             ],
         },
     },
+    {
+        # The table's live fragments only (gandengyan/jinja2.py says why).
+        "NAME": "fragments",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "gandengyan.jinja2.environment"},
+    },
 ]
 
 ASGI_APPLICATION = "gandengyan.asgi.application"

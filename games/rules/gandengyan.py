@@ -237,10 +237,23 @@ class GameState(_Fields):
         return tuple(actions)
 
     @property
+    def round_actions(self) -> tuple[tuple[int, Move], ...]:
+        """The actions of the current round, oldest first, as (seat, move): the newest part of
+        ``history``, read without walking the rest."""
+        actions: list[tuple[int, Move]] = []
+        node = self.log
+        for _ in range(self.log_length - self.round_start):
+            assert node is not None
+            node, seat, move = node
+            actions.append((seat, move))
+        actions.reverse()
+        return tuple(actions)
+
+    @property
     def leader(self) -> int | None:
         """Who leads (or led) the current round."""
         if self.round_start < self.log_length:
-            return self.history[self.round_start][0]
+            return self.round_actions[0][0]
         return self.to_move
 
     # Legal moves ---------------------------------------------------------------------------------
@@ -441,10 +454,12 @@ class GameState(_Fields):
 
     # Views ---------------------------------------------------------------------------------------
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
+    def view_for(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
         """What ``seat`` may see, JSON-safe: its own hand, never another's, nor the stock's order.
 
-        ``seat=None`` is a spectator's view, with no hand at all.
+        ``seat=None`` is a spectator's view, with no hand at all. ``history=False`` leaves out
+        the list of every action so far (``history`` is then empty), for a caller that shows
+        only the current round and need not build the whole game's list each time.
         """
         if seat is not None and not (type(seat) is int and 0 <= seat < len(self.hands)):
             raise ValueError(f"no seat {seat!r} in a game of {len(self.hands)}")
@@ -460,7 +475,9 @@ class GameState(_Fields):
             "table": None if self.table is None else self.table.to_json(),
             "passes": self.passes,
             "multiplier": self.multiplier,
-            "history": [{"seat": s, **move.to_json()} for s, move in self.history],
+            "history": [{"seat": s, **move.to_json()} for s, move in self.history]
+            if history
+            else [],
             "round_start": self.round_start,
             "winner": self.winner,
         }

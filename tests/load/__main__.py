@@ -145,6 +145,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--profile-tables", type=int, default=50, help="tables of the profiled step"
     )
     parser.add_argument(
+        "--profile-gil",
+        action="store_true",
+        help="sample only the thread that holds the interpreter's lock: where the CPU goes, "
+        "rather than where the threads are",
+    )
+    parser.add_argument(
         "--quick",
         action="store_true",
         help="a smoke run: one worker, 3 tables, 5 s steps (options given explicitly still apply)",
@@ -265,7 +271,12 @@ class Runner:
                 if profile is not None:
                     from .profile import start_py_spy
 
-                    profiler = start_py_spy(workers[0].pid, profile, seconds=duration)
+                    profiler = start_py_spy(
+                        workers[0].pid,
+                        profile,
+                        seconds=duration,
+                        options=("--gil",) if self.args.profile_gil else (),
+                    )
             else:
                 usage = sampler.stop()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -151,3 +152,26 @@ def test_a_named_meaning_and_a_lone_joker_in_the_view() -> None:
 def test_invalid_seats_are_refused(state: GameState, seat: Any) -> None:
     with pytest.raises(ValueError):
         state.view_for(seat)
+
+
+def test_the_current_round_and_a_view_without_the_history(state: GameState) -> None:
+    # The round that seat 2's pair of 2s opened: the pair, then seat 0's pass.
+    assert [(seat, str(move)) for seat, move in state.round_actions] == [
+        (2, "2d BJ"),
+        (0, "pass"),
+    ]
+    assert state.round_actions == state.history[state.round_start :]
+    assert state.leader == 2
+    for seat in (0, 1, 2, None):
+        full, short = state.view_for(seat), state.view_for(seat, history=False)
+        assert short["history"] == [] and full["history"] == HISTORY
+        assert {**full, "history": []} == short
+
+
+def test_the_round_at_each_step_of_seeded_games() -> None:
+    for seed in range(20):
+        state = GameState.deal(seed)
+        rng = random.Random(seed)
+        while not state.is_terminal:
+            assert state.round_actions == state.history[state.round_start :]
+            state = state.apply(rng.choice(state.legal_moves()))
