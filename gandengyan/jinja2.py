@@ -9,12 +9,24 @@ fragments need are the site's own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.translation import gettext, ngettext, npgettext, pgettext, trans_real
 from jinja2 import Environment
+from jinja2.ext import Extension
+from jinja2.lexer import (
+    TOKEN_COMMA,
+    TOKEN_DOT,
+    TOKEN_LPAREN,
+    TOKEN_NAME,
+    TOKEN_RPAREN,
+    TOKEN_STRING,
+    Token,
+    TokenStream,
+)
 
 from accounts.templatetags.accounts_tags import coins, signed_coins
 
@@ -34,18 +46,61 @@ def environment(**options: Any) -> Environment:
     return env
 
 
+class TranslatedAtCompile(Extension):
+    """Turns ``_("text")`` and ``pgettext("context", "text")`` with literal arguments into the
+    translated text while a template compiles, so that the compiled template holds it as a
+    constant, escaped once. Only for an environment bound to one language; ``{% trans %}``
+    blocks, whose text takes values, are still translated as they render."""
+
+    def filter_stream(self, stream: TokenStream) -> Iterator[Token]:
+        catalog = self.environment.globals["compile_catalog"]
+        tokens = list(stream)
+        index = 0
+        while index < len(tokens):
+            translated = _translated_call(tokens, index, catalog)
+            if translated is None:
+                yield tokens[index]
+                index += 1
+                continue
+            text, length = translated
+            yield Token(tokens[index].lineno, TOKEN_STRING, text)
+            index += length
+
+
+def _translated_call(tokens: list[Token], index: int, catalog: Any) -> tuple[str, int] | None:
+    """The translation of a call to ``_`` or ``gettext`` with one literal string, or to
+    ``pgettext`` with two, that starts at ``tokens[index]``, and the call's length in tokens."""
+    token = tokens[index]
+    if token.type != TOKEN_NAME or index and tokens[index - 1].type == TOKEN_DOT:
+        return None
+    kinds = [t.type for t in tokens[index + 1 : index + 6]]
+    if token.value in ("_", "gettext") and kinds[:3] == [TOKEN_LPAREN, TOKEN_STRING, TOKEN_RPAREN]:
+        return str(catalog.gettext(tokens[index + 2].value)), 4
+    if token.value == "pgettext" and kinds == [
+        TOKEN_LPAREN,
+        TOKEN_STRING,
+        TOKEN_COMMA,
+        TOKEN_STRING,
+        TOKEN_RPAREN,
+    ]:
+        return str(catalog.pgettext(tokens[index + 2].value, tokens[index + 4].value)), 6
+    return None
+
+
 def environment_for_language(env: Environment, language: str) -> Environment:
-    """A copy of ``env`` whose strings come from the catalogue of ``language`` directly, not
-    through Django's active language: that lookup, made for every string, cost a frame more
-    than any other part of it. The templates compile once per language."""
+    """A copy of ``env`` whose strings come from the catalogue of ``language``: the literal ones
+    when a template compiles (``TranslatedAtCompile``), the others from the catalogue directly,
+    not through Django's active language. Looking up the active language for each string cost
+    a frame more than any other part of it. The templates compile once per language."""
+    catalog = trans_real.translation(language)
     fixed = Environment(
-        extensions=["jinja2.ext.i18n"],
+        extensions=["jinja2.ext.i18n", TranslatedAtCompile],
         loader=env.loader,
         autoescape=env.autoescape,
         undefined=env.undefined,
         auto_reload=env.auto_reload,
     )
-    catalog = trans_real.translation(language)
+    fixed.globals["compile_catalog"] = catalog
     fixed.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=catalog.gettext,
         ngettext=catalog.ngettext,

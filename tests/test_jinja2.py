@@ -1,0 +1,34 @@
+"""The table fragments' Jinja2 environments: translated when they compile, escaped, per language."""
+
+from __future__ import annotations
+
+from django.template import engines
+
+from gandengyan.jinja2 import environment_for_language
+
+SOURCE = (
+    '<b title="{{ _("Coins") }}">{{ pgettext("table action", "Pass") }}</b>'
+    "{% trans name=who %}Waiting for {{ name }}…{% endtrans %}"
+    "{{ who }}|{{ gettext(text) }}|{{ thing._('x') }}"
+)
+
+
+def _render(language: str, **context: object) -> str:
+    env = environment_for_language(engines["fragments"].env, language)  # type: ignore[attr-defined]
+    return env.from_string(SOURCE).render(context)
+
+
+def test_literal_strings_are_translated_when_the_template_compiles() -> None:
+    env = environment_for_language(engines["fragments"].env, "zh-hans")  # type: ignore[attr-defined]
+    code = env.compile(SOURCE, raw=True)
+    # The literal calls are gone from the compiled code, their Chinese text is in it.
+    assert "金币" in code and "不要" in code
+    assert "'Coins'" not in code and "'Pass'" not in code
+
+
+def test_each_language_renders_its_own_text_with_values_escaped() -> None:
+    thing = {"_": lambda text: f"[{text}]"}
+    zh = _render("zh-hans", who="<小明>", text="Bot", thing=thing)
+    assert zh == ('<b title="金币">不要</b>等待 &lt;小明&gt; 出牌…&lt;小明&gt;|机器人|[x]')
+    en = _render("en", who="Ann", text="Bot", thing=thing)
+    assert en == '<b title="Coins">Pass</b>Waiting for Ann…Ann|Bot|[x]'
