@@ -261,6 +261,10 @@ def next_intent(
             return {"action": "auto" if auto else "resume"}
         if auto or game.to_move != seat.position:
             return None
+        if game_state(game=game).is_terminal:
+            # The last move committed between reading the game's row and reading its events:
+            # the next look sees the game over.
+            return None
         version = table_version(table=table, game=game)
         to_move, intent = choose_move(game, rng)
         return {**intent, "version": version} if to_move == seat.position else None
