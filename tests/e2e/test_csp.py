@@ -16,9 +16,9 @@ from playwright.sync_api import Error as PlaywrightError
 
 from accounts.models import User
 from accounts.services import wallet_create
-from games import selectors, services
-from games.models import Game, Room, Table
+from games.models import Game, Table
 from tests.e2e import browser
+from tests.e2e.finished_games import finished_game
 
 pytestmark = pytest.mark.e2e
 
@@ -34,18 +34,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
   });
 });
 """
-
-
-def finished_game(player: User, *, seed: int = 20261201) -> Game:
-    """A game of 新手场 that ``player`` played against two bots to the end (for the replay)."""
-    table = Table.objects.create(room=Room.objects.get(code="novice"))
-    game = services.game_start(table=table, players=[player, None, None], seed=seed)
-    state = selectors.game_state(game=game)
-    while not state.is_terminal:
-        move = state.legal_moves()[0]
-        services.game_act(game=game, seat=state.to_move, action=dict(move.to_json()))
-        state = state.apply(move)
-    return game
 
 
 @override_settings(
@@ -155,7 +143,7 @@ class ContentSecurityPolicy(browser.BrowserTestCase):
         expect(admin.locator(".datetimeshortcuts").first).to_be_visible()
         laoli = User.objects.create_user(username="laoli")
         wallet_create(user=laoli)
-        finished = finished_game(laoli)
+        finished = finished_game(laoli, seed=20261201)
         self.visit(admin, f"/admin/games/game/{finished.pk}/replay/")
         expect(admin.locator(".replay-table td").first).to_have_css("vertical-align", "top")
         self.shot("admin-replay", admin)

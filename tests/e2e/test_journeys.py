@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -10,9 +9,9 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from accounts.services import wallet_create
-from games import selectors, services
-from games.models import Dispute, Game, Room, Table
+from games.models import Dispute
 from tests.e2e import browser
+from tests.e2e.finished_games import finished_game
 
 pytestmark = pytest.mark.e2e
 
@@ -21,21 +20,6 @@ def make_player(username: str, **fields: object) -> User:
     user = User.objects.create_user(username=username, password=browser.PASSWORD, **fields)
     wallet_create(user=user)
     return user
-
-
-def finished_game(player: User, *, seed: int = 20240611) -> Game:
-    """A game of 新手场 that ``player`` played against two bots to the end, legal moves only."""
-    table = Table.objects.create(room=Room.objects.get(code="novice"))
-    game = services.game_start(table=table, players=[player, None, None], seed=seed)
-    rng = random.Random(seed)
-    state = selectors.game_state(game=game)
-    while not state.is_terminal:
-        move = rng.choice(state.legal_moves())
-        services.game_act(game=game, seat=state.to_move, action=dict(move.to_json()))
-        state = state.apply(move)
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED and game.settled_at is not None
-    return game
 
 
 class PlayerJourneys(browser.BrowserTestCase):
@@ -126,7 +110,7 @@ class PlayerJourneys(browser.BrowserTestCase):
         User.objects.create_user(
             username="boss", password=browser.PASSWORD, is_staff=True, is_superuser=True
         )
-        game = browser.off_the_loop(finished_game, player)
+        game = finished_game(player, seed=20240611)
         page = self.page
         self.log_in(page, "laoli")
 

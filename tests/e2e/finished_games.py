@@ -1,0 +1,41 @@
+"""Games played to the end outside the browser, for the pages that show a finished game."""
+
+from __future__ import annotations
+
+import random
+
+from accounts.models import User
+from accounts.services import wallet_create
+from games import selectors, services
+from games.models import Game, Room, Table
+from tests.e2e import browser
+
+
+def finished_game(player: User, *, seed: int) -> Game:
+    """A game of 新手场 that ``player`` played to the end against two other people, with moves
+    drawn from ``seed``.
+
+    The opponents are people, not bots: the live server's table runner plays every bot seat it
+    finds, and would race this loop for the bots' turns. The game is played off Playwright's
+    event loop, so the services can broadcast after each commit as they would in a request.
+    """
+    return browser.off_the_loop(_play_to_the_end, player, seed=seed)
+
+
+def _play_to_the_end(player: User, *, seed: int) -> Game:
+    opponents = []
+    for name in ("opponent-a", "opponent-b"):
+        user = User.objects.create_user(username=f"{name}-{seed}")
+        wallet_create(user=user)
+        opponents.append(user)
+    table = Table.objects.create(room=Room.objects.get(code="novice"))
+    game = services.game_start(table=table, players=[player, *opponents], seed=seed)
+    rng = random.Random(seed)
+    state = selectors.game_state(game=game)
+    while not state.is_terminal:
+        move = rng.choice(state.legal_moves())
+        services.game_act(game=game, seat=state.to_move, action=dict(move.to_json()))
+        state = state.apply(move)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.settled_at is not None
+    return game
