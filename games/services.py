@@ -50,6 +50,7 @@ from games.rules.moves import move_from_json
 from games.rules.records import Action
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .prepared import PreparedSelect, insert_row, update_row
 from .seeds import SEED_BITS, new_seed
 from .selectors import (
     TableRows,
@@ -469,7 +470,7 @@ def _act_locked(
     del stored["seat"]
     # Every field is computed here, and the database's unique (game, number) constraint guards
     # the numbering, so the event skips full_clean's queries on this hot path.
-    event = GameEvent.objects.create(
+    event = GameEvent(
         game=locked,
         number=state.log_length + 1,
         seat=seat,
@@ -477,6 +478,7 @@ def _act_locked(
         source=source,
         action_id=action_id,
     )
+    insert_row(event)
     now = timezone.now()
     locked.position_id = uuid.uuid4()
     locked.to_move = after.to_move
@@ -494,7 +496,7 @@ def _act_locked(
         locked.winner = after.winner
         locked.finished_at = timezone.now()
         fields += ["status", "winner", "finished_at"]
-    locked.save(update_fields=fields)
+    update_row(locked, fields)
 
     if after.is_terminal:
         Table.objects.filter(pk=locked.table_id, status=Table.Status.PLAYING).update(
@@ -1158,6 +1160,24 @@ def _action_made(*, table: Table, action_id: str) -> bool:
     ).exists()
 
 
+#: The statements every move runs, built once (games.prepared). One game at most is being
+#: played at a table, so the lock needs no ORDER BY.
+_game_playing_locked = PreparedSelect(
+    lambda table_id: (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__room")
+        .filter(table_id=table_id, status=Game.Status.PLAYING)[:1]
+    ),
+    "table_id",
+)
+_table_seats = PreparedSelect(
+    lambda table_id: (
+        Seat.objects.select_related("user").filter(table_id=table_id).order_by("position")
+    ),
+    "table_id",
+)
+
+
 @transaction.atomic
 def _table_game_act(
     *,
@@ -1172,17 +1192,12 @@ def _table_game_act(
     # With it, the table (its version) and its room; then every seat with its player. The
     # game's players and their balances as the process keeps them while the game goes on. The
     # deadline of the next turn and the frames after the commit need them all.
-    playing = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table__room")
-        .filter(table_id=table.pk, status=Game.Status.PLAYING)
-    )
-    game = next(iter(playing[:1]), None)  # one at most: no ORDER BY to build
+    game = next(iter(_game_playing_locked(table_id=table.pk)), None)
     if game is None:
         if not Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
             raise GameActionRefused("not_seated", "you do not sit at this table")
         raise GameActionRefused("no_game", "no game is being played at this table")
-    seats = list(Seat.objects.select_related("user").filter(table_id=table.pk).order_by("position"))
+    seats = _table_seats(table_id=table.pk)
     for row in seats:
         row.table = game.table
     seat = next((row for row in seats if row.user_id == user.pk), None)

@@ -58,10 +58,10 @@ from accounts.services import house_wallet
 from games import services
 from games.bots import SensiblePolicy, choose_for
 from games.models import Game, GameEvent, Room, Seat, Table
-from games.rules import Play
+from games.rules import GameState, Play
 from games.selectors import game_replay_steps, game_state, table_current_game, table_version
 from tests.games.helpers import make_player, make_room, play_out
-from tests.games.live import choose_intent, session_cookie
+from tests.games.live import random_intent, session_cookie
 from tests.test_workers import Worker, in_thread, start_worker
 
 pytestmark = [
@@ -233,12 +233,11 @@ class DatabaseThread:
         self.executor.shutdown()
 
 
-def choose_move(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]]:
+def choose_move(state: GameState, rng: random.Random) -> tuple[int, dict[str, Any]]:
     """The seat to move and its intent: mostly the bot's choice, so that games last about as
-    long as people's; now and then a random legal one (``choose_intent``)."""
+    long as people's; now and then a random legal one (``random_intent``)."""
     if rng.random() < 0.25:
-        return choose_intent(game, rng)
-    state = game_state(game=game)
+        return random_intent(state, rng)
     move = choose_for(state, SensiblePolicy())
     assert state.to_move is not None
     if not isinstance(move, Play):
@@ -261,13 +260,14 @@ def next_intent(
             return {"action": "auto" if auto else "resume"}
         if auto or game.to_move != seat.position:
             return None
-        if game_state(game=game).is_terminal:
-            # The last move committed between reading the game's row and reading its events:
-            # the next look sees the game over.
+        # The game's events are read once, after its row: a move that commits in between
+        # (the last one, even) shows in the position, and the next look sees the row agree.
+        state = game_state(game=game)
+        if state.is_terminal or state.to_move != seat.position:
             return None
         version = table_version(table=table, game=game)
-        to_move, intent = choose_move(game, rng)
-        return {**intent, "version": version} if to_move == seat.position else None
+        _, intent = choose_move(state, rng)
+        return {**intent, "version": version}
     if table.status == Table.Status.WAITING and not seat.ready:
         return {"action": "again", "version": table_version(table=table, game=game)}
     return None

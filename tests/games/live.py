@@ -31,7 +31,11 @@ SEED = re.compile(r'<code class="seed"[^>]*>[0-9a-f]*</code>')
 def choose_intent(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]]:
     """The seat to move in ``game`` and a legal intent for it as a client sends it, picked at
     random among the engine's legal moves (mostly plays, so that games stay short)."""
-    state = game_state(game=game)
+    return random_intent(game_state(game=game), rng)
+
+
+def random_intent(state: GameState, rng: random.Random) -> tuple[int, dict[str, Any]]:
+    """``choose_intent`` for the position ``state`` of a game being played."""
     moves = state.legal_moves()
     plays = [move for move in moves if isinstance(move, Play)]
     move = rng.choice(plays if plays and rng.random() < 0.8 else moves)

@@ -1,0 +1,167 @@
+"""The statements of a move, built by the ORM once and then sent as text.
+
+A move runs the same few statements at every table. Building one through the ORM (the query
+tree, the compiler, every field's preparation) costs a worker 0.3–0.7 ms of CPU, three to five
+times what sending the built text through a cursor costs; on the hot path that was a third of
+an action. So the queryset is written as usual, compiled once per database connection's vendor,
+and each call only fills in the parameters and builds the model rows as the queryset's own
+iterator does (the selected related rows and the fields' converters included).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db import DatabaseError, connections, models
+from django.db.models.query import get_related_populators
+
+M = TypeVar("M", bound=models.Model)
+
+# Stand-ins for the parameters while the queryset is compiled: numbers no row uses, each
+# found again among the compiled statement's parameters.
+_MARKER_BASE = -7_304_251_000
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    sql: str
+    params: tuple[Any, ...]
+    slots: tuple[tuple[int, str], ...]  # (index in params, parameter name)
+    compiler: Any
+    init_list: list[str]
+    fields_start: int
+    fields_end: int
+    populators: list[Any]
+    converters: dict[int, Any]
+    model: type[models.Model]
+
+
+class PreparedSelect(Generic[M]):
+    """``build(**markers)`` returns the queryset; calling the object runs it.
+
+    Every parameter named in ``names`` must reach the statement as a parameter of its own (a
+    filter on a number, as ``table_id=table_id``): compiling checks that each marker appears
+    exactly once, so a queryset that folds one into its text is refused, not misread.
+    """
+
+    def __init__(self, build: Callable[..., models.QuerySet[M]], *names: str) -> None:
+        self._build = build
+        self._names = names
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, *, using: str = "default", **values: Any) -> list[M]:
+        compiled = self._compiled.get(using) or self._compile(using)
+        params = list(compiled.params)
+        for index, name in compiled.slots:
+            params[index] = values[name]
+        connection = connections[using]
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows: Sequence[Any] = cursor.fetchall()
+        if compiled.converters:
+            rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
+        found = []
+        for row in rows:
+            obj = compiled.model.from_db(
+                using, compiled.init_list, row[compiled.fields_start : compiled.fields_end]
+            )
+            for populator in compiled.populators:
+                populator.populate(row, obj)
+            found.append(obj)
+        return found  # type: ignore[return-value]
+
+    def _compile(self, using: str) -> _Compiled:
+        with self._lock:
+            if using in self._compiled:
+                return self._compiled[using]
+            markers = {name: _MARKER_BASE - number for number, name in enumerate(self._names)}
+            queryset = self._build(**markers).using(using)
+            compiler = queryset.query.get_compiler(using=using)
+            sql, params = compiler.as_sql()
+            slots = []
+            for name, marker in markers.items():
+                where = [index for index, param in enumerate(params) if param == marker]
+                if len(where) != 1:
+                    raise ValueError(f"parameter {name!r} is not one parameter of the statement")
+                slots.append((where[0], name))
+            select = compiler.select
+            klass_info = compiler.klass_info
+            select_fields = klass_info["select_fields"]
+            start, end = select_fields[0], select_fields[-1] + 1
+            compiled = _Compiled(
+                sql=sql,
+                params=tuple(params),
+                slots=tuple(slots),
+                compiler=compiler,
+                init_list=[column[0].target.attname for column in select[start:end]],
+                fields_start=start,
+                fields_end=end,
+                populators=get_related_populators(klass_info, select, using),
+                converters=compiler.get_converters([column[0] for column in select]),
+                model=klass_info["model"],
+            )
+            self._compiled[using] = compiled
+            return compiled
+
+
+def insert_row(obj: models.Model, *, using: str = "default") -> None:
+    """Store ``obj`` as a new row and set its primary key: ``save(force_insert=True)`` for a
+    model with an automatic key, no parents and no signal receivers, without building the
+    statement through the ORM."""
+    connection = connections[using]
+    sql, fields = _insert_statement(type(obj), connection.vendor, using)
+    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        (pk,) = cursor.fetchone()
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = using
+
+
+def update_row(obj: models.Model, fields: Sequence[str], *, using: str = "default") -> None:
+    """Write ``fields`` of ``obj`` to its row: ``save(update_fields=fields)`` for a model with
+    no parents and no signal receivers, without building the statement through the ORM."""
+    connection = connections[using]
+    sql, columns = _update_statement(type(obj), tuple(fields), connection.vendor, using)
+    values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in columns]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*values, obj.pk])
+        if cursor.rowcount != 1:
+            raise DatabaseError(f"{obj._meta.label} {obj.pk} was not updated")
+
+
+@functools.cache
+def _insert_statement(
+    model: type[models.Model], vendor: str, using: str
+) -> tuple[str, list[models.Field[Any, Any]]]:
+    meta = model._meta
+    quote = connections[using].ops.quote_name
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    sql = "INSERT INTO {} ({}) VALUES ({}) RETURNING {}".format(
+        quote(meta.db_table),
+        ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields)),
+        quote(meta.pk.column),  # type: ignore[union-attr]
+    )
+    return sql, fields
+
+
+@functools.cache
+def _update_statement(
+    model: type[models.Model], names: tuple[str, ...], vendor: str, using: str
+) -> tuple[str, list[models.Field[Any, Any]]]:
+    meta = model._meta
+    quote = connections[using].ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        quote(meta.db_table),
+        ", ".join(f"{quote(field.column)} = %s" for field in fields),  # type: ignore[union-attr]
+        quote(meta.pk.column),  # type: ignore[union-attr]
+    )
+    return sql, fields  # type: ignore[return-value]
