@@ -232,8 +232,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if frame is not None:
             version = event["version"]
             if not moved:
-                # The table or its seats changed: what this socket read of them is old now.
-                self.seen = self.rows = None
+                # The table or its seats changed: the rows this socket read are old now. The
+                # seat it read still holds if the change left its user in the same one (the
+                # services lock and read the table again; ``_act`` reads it before rendering).
+                self.rows = None
+                if self.seen is not None and self._position_in(event) != self.seen[1]:
+                    self.seen = None
         else:
             # A move in a game changes neither the seats nor the table's rows: the table, the
             # seat and the rows of the last frame still hold. Anything else is read and checked
@@ -268,6 +272,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         frame = frames.get(str(self.scope["user"].pk))
         return frame if isinstance(frame, str) else None
+
+    def _position_in(self, event: dict[str, Any]) -> int | None:
+        """The seat of this socket's user after the change ``event`` tells, if it says."""
+        position = (event.get("seats") or {}).get(str(self.scope["user"].pk))
+        return position if type(position) is int else None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
@@ -330,14 +339,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # Seated at the last frame: the service checks the seat again under its locks.
                 table, seat = self.seen
             else:
-                try:
-                    self.seen = table, seat = table_get_for_user(
-                        user=user, table_id=self.table_id, invite_code=self.invite
-                    )
-                except Table.DoesNotExist:
-                    raise Refused("not_seated") from None
-            if seat is None:
-                raise Refused("not_seated")
+                table, seat = self._seen_again(user)
             action = intent["action"]
             try:
                 if action == "again":
@@ -364,6 +366,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             except services.TableRefused as refused:
                 raise Refused(refused.code, refused.message) from None
             except services.GameActionRefused as refused:
+                # The table row of the last frame may be older than the table's version:
+                # what is rendered here reads it again.
+                if refused.code in ("choose_meaning", "stale"):
+                    table, seat = self._seen_again(user)
                 if refused.code == "choose_meaning":
                     prompt = render_prompt(
                         table=table, seat=seat, cards=intent["cards"], choices=refused.choices
@@ -375,6 +381,20 @@ class TableConsumer(AsyncWebsocketConsumer):
                     return False, frame + render_notice(refusal_message("stale")), notices
                 raise Refused(refused.code) from None
             return True, "", notices
+
+    def _seen_again(self, user: Any) -> tuple[Table, int]:
+        """Read the table and the user's seat at it again; ``Refused`` if no longer seated."""
+        try:
+            self.seen = table_get_for_user(
+                user=user, table_id=self.table_id, invite_code=self.invite
+            )
+        except Table.DoesNotExist:
+            self.seen = None
+            raise Refused("not_seated") from None
+        table, seat = self.seen
+        if seat is None:
+            raise Refused("not_seated")
+        return table, seat
 
     @in_pool_thread
     def _refusal(self, refused: Refused) -> str:

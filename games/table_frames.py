@@ -308,7 +308,8 @@ def render_player_frames(
     *, table: Table, rows: TableRows, state: GameState | None
 ) -> dict[str, Any]:
     """The frame of every player seated at ``table``, rendered once after a change instead of
-    once per socket: ``{"frames": {"<user id>": html, ...}, "version": ..., "language": ...}``.
+    once per socket: ``{"frames": {"<user id>": html, ...}, "seats": {"<user id>": position,
+    ...}, "version": ..., "language": ...}``.
 
     ``rows`` are the table's rows as the change left them, ``state`` the position of its
     current game. A frame is keyed by the user it is for, and is ``table_view`` for the seat that
@@ -317,6 +318,7 @@ def render_player_frames(
     spectator's, renders its own (nothing is rendered when no player sits at the table).
     """
     frames: dict[str, str] = {}
+    positions: dict[str, int] = {}
     version = ""
     with translation.override(settings.LANGUAGE_CODE):
         for seat in rows.seats:
@@ -325,9 +327,15 @@ def render_player_frames(
             frames[str(seat.user_id)], version = render_frame_and_version(
                 table=table, seat=seat.position, rows=rows, state=state
             )
+            positions[str(seat.user_id)] = seat.position
     if not frames:
         return {}
-    return {"frames": frames, "version": version, "language": settings.LANGUAGE_CODE}
+    return {
+        "frames": frames,
+        "seats": positions,
+        "version": version,
+        "language": settings.LANGUAGE_CODE,
+    }
 
 
 def frames_of_table(*, table_id: int) -> dict[str, Any]:

@@ -499,6 +499,48 @@ async def test_a_seat_taken_that_starts_the_game_sends_each_player_one_frame() -
         await socket.disconnect()
 
 
+def _table_not_ready(room: Room, users: list[User]) -> Table:
+    """A table where ``users`` sit, not yet ready for a game."""
+    table = _seated_table(room, users)
+    table.seats.update(ready=False)
+    return table
+
+
+async def test_a_socket_keeps_its_seat_across_a_change_but_asks_on_the_table_as_it_is_now() -> None:
+    """A socket keeps the seat it read across a change that leaves its player there (another
+    player ready; then the game starts), so its next move does not read the table first; what
+    it renders for its own player after that change, the choice of a joker's meaning, carries
+    the table's version as it is now, and the choice is made."""
+    room = await database_sync_to_async(make_room)()
+    users = [await database_sync_to_async(make_player)(name) for name in ("a", "b", "c")]
+    table = await database_sync_to_async(_table_not_ready)(room, users)
+    socket = await connect(users[0], table.pk)
+    await receive_frames_until(socket, seat=0, version=await _version(table.pk))
+
+    # Another player's change: the socket's frame comes with the seat its player still holds.
+    before = await _version(table.pk)
+    await database_sync_to_async(services.table_play_again)(user=users[1], table=table)
+    ready = await _wait_for_change(table.pk, before)
+    await receive_frames_until(socket, seat=0, version=ready)
+    game = await database_sync_to_async(start_from_position)(
+        table=table, players=users, hands=HANDS, stock=STOCK, dealer=0
+    )
+    version = await _version(table.pk)
+    assert version != ready
+
+    await socket.send_to(text_data=intent("play", cards=["4s", "5s", "BJ"], version=version))
+    prompt = await socket.receive_from(timeout=10)
+    assert 'id="prompt"' in prompt and 'value="4 5 6"' in prompt
+    assert f'name="version" value="{version}"' in prompt
+    await socket.send_to(
+        text_data=intent("play", cards="4s 5s BJ", version=version, **{"as": "4 5 6"})
+    )
+    await _wait_for_change(table.pk, version)
+    events = await database_sync_to_async(list)(game.events.values_list("action", flat=True))
+    assert events == [{"play": "4s 5s BJ", "as": "4 5 6"}]
+    await socket.disconnect()
+
+
 async def test_an_update_older_than_the_last_frame_gives_way_to_the_newest_frame() -> None:
     """Two processes may broadcast a table's moves out of order: a socket never shows an older
     frame after a newer one, and still answers every notice with a frame."""
