@@ -757,8 +757,17 @@ class TableRefused(Exception):
         self.message = message
 
 
-def _table_broadcast_on_commit(*, table: Table, kind: str) -> None:
-    _broadcast_on_commit(table_id=table.pk, message={"kind": kind, "version": table.version})
+def _table_broadcast_on_commit(*, table: Table, kind: str, seats: list[Seat] | None = None) -> None:
+    """Tell the table's group that ``kind`` changed. ``seats``: the table's seats with their
+    users as the change leaves them, for the frames, which then read only the game's rows."""
+    frames = None
+    if seats is not None:
+        from . import table_frames  # presentation: needed only after a commit
+
+        frames = functools.partial(table_frames.frames_of_table, table=table, seats=seats)
+    _broadcast_on_commit(
+        table_id=table.pk, message={"kind": kind, "version": table.version}, frames=frames
+    )
 
 
 def _lock_user(user: User) -> None:
@@ -820,11 +829,15 @@ def _game_playing(table: Table) -> bool:
     return Game.objects.filter(table=table, status=Game.Status.PLAYING).exists()
 
 
-def _table_changed(*, table: Table, kind: str, now: datetime | None = None) -> str:
+def _table_changed(
+    *, table: Table, kind: str, now: datetime | None = None, seats: list[Seat] | None = None
+) -> str:
     """After a change of seats: close a table nobody is left at, keep ``waiting_since`` (a player
-    at the table and a free seat beside them) and bump the version. ``table`` is locked.
+    at the table and a free seat beside them) and bump the version. ``table`` is locked;
+    ``seats``, its seats as the change left them, when the caller has them.
     Returns what changed (``kind``, or ``closed``), for the caller to tell listeners."""
-    seats = list(table.seats.all())
+    if seats is None:
+        seats = list(table.seats.all())
     humans = [seat for seat in seats if seat.user_id is not None]
     free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
     if not humans and table.status != Table.Status.CLOSED:
@@ -842,14 +855,17 @@ def _table_changed(*, table: Table, kind: str, now: datetime | None = None) -> s
 
 
 def _table_changed_then_start(
-    *, table: Table, kind: str, now: datetime | None = None
+    *, table: Table, kind: str, now: datetime | None = None, seats: list[Seat] | None = None
 ) -> Game | None:
     """``_table_changed``, then the next game if the table (locked) is now ready for it. One
-    notice either way: the game's start tells the change too."""
-    kind = _table_changed(table=table, kind=kind, now=now)
-    game = _table_start_if_ready(table=table)
+    notice either way: the game's start tells the change too. ``seats``: the table's seats with
+    their users as the change left them, when the caller has them."""
+    kind = _table_changed(table=table, kind=kind, now=now, seats=seats)
+    if kind == "closed":
+        seats = None  # the bots' seats were freed
+    game = _table_start_if_ready(table=table, seats=seats)
     if game is None:
-        _table_broadcast_on_commit(table=table, kind=kind)
+        _table_broadcast_on_commit(table=table, kind=kind, seats=seats)
     return game
 
 
@@ -905,12 +921,14 @@ def _table_open(*, room: Room, user: User, private: bool) -> Table:
     return table
 
 
-def _table_start_if_ready(*, table: Table) -> Game | None:
+def _table_start_if_ready(*, table: Table, seats: list[Seat] | None = None) -> Game | None:
     """Start the next game at ``table`` (locked) when every seat is taken, every player at it is
-    ready and no game is being played; otherwise do nothing and return None."""
+    ready and no game is being played; otherwise do nothing and return None. ``seats``: the
+    table's seats with their users, by position, when the caller has them."""
     if table.status != Table.Status.WAITING or _game_playing(table):
         return None
-    seats = list(table.seats.select_related("user").order_by("position"))
+    if seats is None:
+        seats = list(table.seats.select_related("user").order_by("position"))
     if len(seats) != _seat_count(table.room):
         return None
     if any(seat.user is None and not seat.is_bot for seat in seats):
@@ -1108,7 +1126,8 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     locked = _lock_tables(table.pk)[table.pk]
     if locked.status == Table.Status.CLOSED:
         raise TableRefused("table_closed", _("This table is closed."))
-    seat = locked.seats.filter(user_id=user.pk).first()
+    seats = list(locked.seats.select_related("user").order_by("position"))
+    seat = next((row for row in seats if row.user_id == user.pk), None)
     if seat is None:
         raise TableRefused("not_seated", _("You are not sitting at this table."))
     if locked.status == Table.Status.PLAYING or _game_playing(locked):
@@ -1118,7 +1137,7 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
-        game = _table_changed_then_start(table=locked, kind="ready")
+        game = _table_changed_then_start(table=locked, kind="ready", seats=seats)
     table.status, table.version = locked.status, locked.version
     return game
 

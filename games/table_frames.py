@@ -28,7 +28,7 @@ from games.rules.combos import combo_from_ranks
 from gandengyan.jinja2 import environment_for_language
 
 from .lru import LruCache
-from .models import Table
+from .models import Seat, Table
 from .selectors import (
     TableRows,
     game_state,
@@ -132,6 +132,13 @@ def _card_html(code: str, language: str, in_hand: bool) -> str:
 
 def combo_label(ranks: str) -> str:
     """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ..."""
+    return _combo_label(ranks, translation.get_language() or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _combo_label(ranks: str, language: str) -> str:
+    """``combo_label`` in ``language`` (the active one): a frame names the combination on the
+    table and each seat's last play, and there are only so many."""
     combo = combo_from_ranks(parse_ranks(ranks))
     names = {
         ComboKind.SINGLE: _("Single"),
@@ -338,10 +345,15 @@ def render_player_frames(
     }
 
 
-def frames_of_table(*, table_id: int) -> dict[str, Any]:
-    """``render_player_frames`` after any change of the table, read as it is now."""
-    table = Table.objects.select_related("room").get(pk=table_id)
-    rows = table_rows(table=table)
+def frames_of_table(
+    *, table_id: int | None = None, table: Table | None = None, seats: list[Seat] | None = None
+) -> dict[str, Any]:
+    """``render_player_frames`` after any change of the table, read as it is now: the table
+    ``table_id``, or ``table`` and its ``seats`` (with their users, by position) as the change
+    left them, when the caller has them."""
+    if table is None:
+        table = Table.objects.select_related("room").get(pk=table_id)
+    rows = table_rows(table=table, seats=seats)
     state = None if rows.game is None else game_state(game=rows.game)
     return render_player_frames(table=table, rows=rows, state=state)
 
