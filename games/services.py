@@ -57,6 +57,7 @@ from .selectors import (
     game_position_remember,
     game_state,
     play_meanings,
+    table_current_game,
     table_rows_during_game,
     table_version,
 )
@@ -757,14 +758,19 @@ class TableRefused(Exception):
         self.message = message
 
 
-def _table_broadcast_on_commit(*, table: Table, kind: str, seats: list[Seat] | None = None) -> None:
+def _table_broadcast_on_commit(
+    *, table: Table, kind: str, seats: list[Seat] | None = None, last: Game | None = None
+) -> None:
     """Tell the table's group that ``kind`` changed. ``seats``: the table's seats with their
-    users as the change leaves them, for the frames, which then read only the game's rows."""
+    users as the change leaves them, and ``last``, its latest game (not being played), for the
+    frames, which then read only that game's players and the balances."""
     frames = None
     if seats is not None:
         from . import table_frames  # presentation: needed only after a commit
 
-        frames = functools.partial(table_frames.frames_of_table, table=table, seats=seats)
+        frames = functools.partial(
+            table_frames.frames_of_table, table=table, seats=seats, last=last
+        )
     _broadcast_on_commit(
         table_id=table.pk, message={"kind": kind, "version": table.version}, frames=frames
     )
@@ -855,17 +861,23 @@ def _table_changed(
 
 
 def _table_changed_then_start(
-    *, table: Table, kind: str, now: datetime | None = None, seats: list[Seat] | None = None
+    *,
+    table: Table,
+    kind: str,
+    now: datetime | None = None,
+    seats: list[Seat] | None = None,
+    last: Game | None = None,
 ) -> Game | None:
     """``_table_changed``, then the next game if the table (locked) is now ready for it. One
     notice either way: the game's start tells the change too. ``seats``: the table's seats with
-    their users as the change left them, when the caller has them."""
+    their users as the change left them, and ``last``, its latest game, when the caller has
+    them."""
     kind = _table_changed(table=table, kind=kind, now=now, seats=seats)
     if kind == "closed":
         seats = None  # the bots' seats were freed
     game = _table_start_if_ready(table=table, seats=seats)
     if game is None:
-        _table_broadcast_on_commit(table=table, kind=kind, seats=seats)
+        _table_broadcast_on_commit(table=table, kind=kind, seats=seats, last=last)
     return game
 
 
@@ -925,7 +937,7 @@ def _table_start_if_ready(*, table: Table, seats: list[Seat] | None = None) -> G
     """Start the next game at ``table`` (locked) when every seat is taken, every player at it is
     ready and no game is being played; otherwise do nothing and return None. ``seats``: the
     table's seats with their users, by position, when the caller has them."""
-    if table.status != Table.Status.WAITING or _game_playing(table):
+    if table.status != Table.Status.WAITING:
         return None
     if seats is None:
         seats = list(table.seats.select_related("user").order_by("position"))
@@ -934,6 +946,8 @@ def _table_start_if_ready(*, table: Table, seats: list[Seat] | None = None) -> G
     if any(seat.user is None and not seat.is_bot for seat in seats):
         return None
     if any(seat.user is not None and not seat.ready for seat in seats):
+        return None
+    if _game_playing(table):
         return None
     try:
         game = game_start(table=table, players=[seat.user for seat in seats])
@@ -1130,14 +1144,18 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     seat = next((row for row in seats if row.user_id == user.pk), None)
     if seat is None:
         raise TableRefused("not_seated", _("You are not sitting at this table."))
-    if locked.status == Table.Status.PLAYING or _game_playing(locked):
+    # At most one game is being played at a table, its latest: the frames show it after this.
+    last = table_current_game(table=locked)
+    if locked.status == Table.Status.PLAYING or (
+        last is not None and last.status == Game.Status.PLAYING
+    ):
         raise TableRefused("game_in_progress", _("A game is still being played here."))
     _check_admitted(user=user, room=locked.room)
     game = None
     if not seat.ready:
         seat.ready = True
         seat.save(update_fields=["ready"])
-        game = _table_changed_then_start(table=locked, kind="ready", seats=seats)
+        game = _table_changed_then_start(table=locked, kind="ready", seats=seats, last=last)
     table.status, table.version = locked.status, locked.version
     return game
 

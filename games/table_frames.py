@@ -28,7 +28,7 @@ from games.rules.combos import combo_from_ranks
 from gandengyan.jinja2 import environment_for_language
 
 from .lru import LruCache
-from .models import Seat, Table
+from .models import Game, Seat, Table
 from .selectors import (
     TableRows,
     game_state,
@@ -346,14 +346,18 @@ def render_player_frames(
 
 
 def frames_of_table(
-    *, table_id: int | None = None, table: Table | None = None, seats: list[Seat] | None = None
+    *,
+    table_id: int | None = None,
+    table: Table | None = None,
+    seats: list[Seat] | None = None,
+    last: Game | None = None,
 ) -> dict[str, Any]:
     """``render_player_frames`` after any change of the table, read as it is now: the table
     ``table_id``, or ``table`` and its ``seats`` (with their users, by position) as the change
-    left them, when the caller has them."""
+    left them, and its latest game ``last`` (not being played), when the caller has them."""
     if table is None:
         table = Table.objects.select_related("room").get(pk=table_id)
-    rows = table_rows(table=table, seats=seats)
+    rows = table_rows(table=table, game=last, seats=seats)
     state = None if rows.game is None else game_state(game=rows.game)
     return render_player_frames(table=table, rows=rows, state=state)
 
