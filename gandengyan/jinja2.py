@@ -41,9 +41,14 @@ def environment(**options: Any) -> Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=True
     )
+    _add_site_helpers(env)
+    return env
+
+
+def _add_site_helpers(env: Environment) -> None:
+    """The site's filters and functions that every fragment may use."""
     env.filters.update(coins=coins, signed_coins=signed_coins, json_script=json_script)
     env.globals.update(url=url)
-    return env
 
 
 class TranslatedAtCompile(Extension):
@@ -108,6 +113,5 @@ def environment_for_language(env: Environment, language: str) -> Environment:
         npgettext=catalog.npgettext,
         newstyle=True,
     )
-    fixed.filters.update(env.filters)
-    fixed.globals.update(url=url)
+    _add_site_helpers(fixed)
     return fixed

@@ -75,15 +75,26 @@ def main() -> None:
     rng = random.Random(args.seed)
     ids = [table.table_id for table in seated]
     per_action_cpu: list[float] = []
+    # Between games: CPU seconds and queries of each player's 再来一局, by its turn.
+    again_cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    again_queries: dict[int, list[int]] = {0: [], 1: [], 2: []}
     done = 0
     with connection.execute_wrapper(meter.query):
         while done < args.actions:
             table = Table.objects.select_related("room").get(pk=rng.choice(ids))
             game = selectors.table_current_game(table=table)
             if game is None or game.is_over:
-                for seat in table.seats.select_related("user"):
-                    if seat.user is not None:
-                        services.table_play_again(user=seat.user, table=table)
+                # 再来一局 from each player, in order of seats: the last one starts the game.
+                players = [s.user for s in table.seats.select_related("user").order_by("position")]
+                for turn, player in enumerate(p for p in players if p is not None):
+                    before, frames_cpu = meter.queries.copy(), meter.cpu["frames"]
+                    cpu = time.process_time()
+                    services.table_play_again(user=player, table=table)
+                    again_cpu[turn].append(time.process_time() - cpu)
+                    meter.cpu["frames"] = frames_cpu  # counted here, not with the actions
+                    again_queries[turn].append(
+                        sum(meter.queries[part] - before[part] for part in ("service", "frames"))
+                    )
                 continue
             state = selectors.game_state(game=game)
             user = Seat.objects.select_related("user").get(table=table, position=state.to_move)
@@ -125,6 +136,18 @@ def main() -> None:
         f"CPU ms per action: median {statistics.median(per_action_cpu):.2f}, "
         f"p90 {statistics.quantiles(per_action_cpu, n=10)[-1]:.2f}"
     )
+    games = len(again_cpu[2])
+    if games:
+        print(f"between games ({games} games, about {done / games:.0f} actions each):")
+        for turn in (0, 1, 2):
+            what = "and the new deal" if turn == 2 else ""
+            cpu_ms = statistics.mean(again_cpu[turn]) * 1000
+            print(
+                f"  再来一局 {turn + 1} {what:<17} CPU ms {cpu_ms:6.2f}"
+                f"  queries {statistics.mean(again_queries[turn]):5.1f}"
+            )
+        per_game = sum(statistics.mean(again_cpu[turn]) for turn in (0, 1, 2))
+        print(f"  per action of play  CPU ms {per_game / (done / games) * 1000:6.2f}")
 
 
 if __name__ == "__main__":
