@@ -17,7 +17,7 @@ from games.services import game_start
 
 from .helpers import make_player, make_room
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
 
 
 def _fields(obj: Model) -> dict[str, Any]:
