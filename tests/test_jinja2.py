@@ -32,3 +32,16 @@ def test_each_language_renders_its_own_text_with_values_escaped() -> None:
     assert zh == ('<b title="金币">不要</b>等待 &lt;小明&gt; 出牌…&lt;小明&gt;|机器人|[x]')
     en = _render("en", who="Ann", text="Bot", thing=thing)
     assert en == '<b title="Coins">Pass</b>Waiting for Ann…Ann|Bot|[x]'
+
+
+class _Seat:
+    name = "attribute"
+
+
+def test_a_dict_key_is_read_before_a_method_of_the_same_name_and_objects_keep_attributes() -> None:
+    env = environment_for_language(engines["fragments"].env, "en")  # type: ignore[attr-defined]
+    template = env.from_string("{{ row.items }}|{{ row.name }}|{{ seat.name }}|{{ row.missing }}.")
+    text = template.render(row={"items": 3, "name": "Ann"}, seat=_Seat())
+    assert text == "3|Ann|attribute|."
+    # A dict without such a key still offers its methods, as Jinja2 does.
+    assert env.from_string("{{ row.keys()|join(',') }}").render(row={"a": 1, "b": 2}) == "a,b"
