@@ -32,7 +32,7 @@ from django.utils.translation.trans_real import (
     parse_accept_lang_header,
 )
 
-from . import services
+from . import loop_moves, services
 from .db_threads import in_pool_thread
 from .models import Table
 from .runner import ensure_running_in_this_process
@@ -142,6 +142,18 @@ def parse_intent(text: str | None) -> dict[str, Any]:
         "version": version,
         "id": action_id,
     }
+
+
+def _move_of(intent: dict[str, Any]) -> dict[str, Any] | None:
+    """The game action of a play or pass intent; None for a play without cards."""
+    if intent["action"] == "pass":
+        return {"pass": True}
+    if not intent["cards"]:
+        return None
+    move: dict[str, Any] = {"play": intent["cards"]}
+    if intent["as"]:
+        move["as"] = intent["as"]
+    return move
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -289,7 +301,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             intent = parse_intent(text_data)
             if intent["id"] in self.applied:
                 return  # made once already from this socket; its frame came with the move
-            made, reply, notices = await self._act(intent)
+            notices = await self._move_on_loop(intent)
+            if notices is not None:
+                made, reply = True, ""
+            else:
+                made, reply, notices = await self._act(intent)
             if made:
                 self.applied.append(intent["id"])
             for group, notice in notices:
@@ -306,6 +322,22 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_send(group, notice)
         except Exception:  # the change is committed; a lost notice must not undo it
             logger.exception("could not broadcast an update of table %s", notice.get("table"))
+
+    async def _move_on_loop(self, intent: dict[str, Any]) -> Notices | None:
+        """A play or pass of a seated player, made on the event loop (``games.loop_moves``):
+        its notices, or None when it is to be made through the services."""
+        if intent["action"] not in ("play", "pass") or self.seen is None or self.seen[1] is None:
+            return None
+        move = _move_of(intent)
+        if move is None or not loop_moves.enabled():
+            return None
+        return await loop_moves.table_move(
+            user=self.scope["user"],
+            table_id=self.table_id,
+            action=move,
+            version=intent["version"],
+            action_id=intent["id"],
+        )
 
     # Work in a thread of the pool (games.db_threads): the database and the templates ---------
 
@@ -349,13 +381,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 elif action in ("auto", "resume"):
                     services.table_set_auto_play(user=user, table=table, on=action == "auto")
                 else:
-                    if action == "play" and not intent["cards"]:
+                    move = _move_of(intent)
+                    if move is None:
                         raise Refused("no_selection")
-                    move: dict[str, Any] = (
-                        {"pass": True} if action == "pass" else {"play": intent["cards"]}
-                    )
-                    if action == "play" and intent["as"]:
-                        move["as"] = intent["as"]
                     services.table_game_act(
                         user=user,
                         table=table,

@@ -21,9 +21,11 @@ from django.db import connections
 
 R = TypeVar("R")
 
-#: Enough for the sockets' calls to overlap while they wait; more threads only fight over
-#: the interpreter's lock (the load test carried the same tables no better with six).
-DATABASE_THREADS = 3
+#: Enough for the sockets' calls to overlap while they wait. More threads only fight over the
+#: interpreter's lock with each other and with the event loop: every socket read or write of the
+#: loop then hands the lock to a waiting thread and back. Flat out, one worker did about 6 % more
+#: actions with two threads than with three (and no more with six).
+DATABASE_THREADS = 2
 
 
 class _Pool(Executor):

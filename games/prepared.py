@@ -55,14 +55,28 @@ class PreparedSelect(Generic[M]):
         self._lock = threading.Lock()
 
     def __call__(self, *, using: str = "default", **values: Any) -> list[M]:
+        sql, params = self.statement(using=using, **values)
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, params)
+            rows: Sequence[Any] = cursor.fetchall()
+        return self.models(rows, using=using)
+
+    def compiled(self, *, using: str = "default") -> bool:
+        """Whether the statement is compiled for ``using`` already (the ORM compiles it on the
+        first call, which must not be on an event loop)."""
+        return using in self._compiled
+
+    def statement(self, *, using: str = "default", **values: Any) -> tuple[str, list[Any]]:
+        """The statement's text and its parameters, for a cursor of ``using``'s vendor."""
         compiled = self._compiled.get(using) or self._compile(using)
         params = list(compiled.params)
         for index, name in compiled.slots:
             params[index] = values[name]
-        connection = connections[using]
-        with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            rows: Sequence[Any] = cursor.fetchall()
+        return compiled.sql, params
+
+    def models(self, rows: Sequence[Any], *, using: str = "default") -> list[M]:
+        """The model rows of the statement's result ``rows``, as the queryset builds them."""
+        compiled = self._compiled.get(using) or self._compile(using)
         if compiled.converters:
             rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
         found = []
@@ -113,12 +127,22 @@ def insert_row(obj: models.Model, *, using: str = "default") -> None:
     """Store ``obj`` as a new row and set its primary key: ``save(force_insert=True)`` for a
     model with an automatic key, no parents and no signal receivers, without building the
     statement through the ORM."""
-    connection = connections[using]
-    sql, fields = _insert_statement(type(obj), connection.vendor, using)
-    values = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
-    with connection.cursor() as cursor:
+    sql, values = insert_statement(obj, using=using)
+    with connections[using].cursor() as cursor:
         cursor.execute(sql, values)
         (pk,) = cursor.fetchone()
+    inserted(obj, pk, using=using)
+
+
+def insert_statement(obj: models.Model, *, using: str = "default") -> tuple[str, list[Any]]:
+    """``insert_row``'s statement for ``obj`` (it returns the new key) and its parameters."""
+    connection = connections[using]
+    sql, fields = _insert_statement(type(obj), connection.vendor, using)
+    return sql, [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+
+
+def inserted(obj: models.Model, pk: Any, *, using: str = "default") -> None:
+    """Mark ``obj`` as the stored row with key ``pk``."""
     obj.pk = pk
     obj._state.adding = False
     obj._state.db = using
@@ -127,29 +151,71 @@ def insert_row(obj: models.Model, *, using: str = "default") -> None:
 def update_row(obj: models.Model, fields: Sequence[str], *, using: str = "default") -> None:
     """Write ``fields`` of ``obj`` to its row: ``save(update_fields=fields)`` for a model with
     no parents and no signal receivers, without building the statement through the ORM."""
-    connection = connections[using]
-    sql, columns = _update_statement(type(obj), tuple(fields), connection.vendor, using)
-    values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*values, obj.pk])
+    sql, values = update_statement(obj, fields, using=using)
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, values)
         if cursor.rowcount != 1:
             raise DatabaseError(f"{obj._meta.label} {obj.pk} was not updated")
 
 
+def update_statement(
+    obj: models.Model, fields: Sequence[str], *, using: str = "default"
+) -> tuple[str, list[Any]]:
+    """``update_row``'s statement for ``obj`` and ``fields``, and its parameters."""
+    connection = connections[using]
+    sql, columns = _update_statement(type(obj), tuple(fields), connection.vendor, using)
+    values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in columns]
+    return sql, [*values, obj.pk]
+
+
+def update_and_insert_statement(
+    updated: models.Model,
+    fields: Sequence[str],
+    new: models.Model,
+    *,
+    using: str = "default",
+) -> tuple[str, list[Any]]:
+    """One PostgreSQL statement that writes ``fields`` of ``updated`` to its row and, only if
+    that row was found, stores ``new`` as a new row: it returns ``new``'s key, or no row when
+    nothing was written."""
+    connection = connections[using]
+    update_sql, update_values = update_statement(updated, fields, using=using)
+    table, columns, key, fields_of_new = _insert_parts(type(new), connection.vendor, using)
+    updated_key = connection.ops.quote_name(updated._meta.pk.column)  # type: ignore[union-attr]
+    sql = (
+        f"WITH updated AS ({update_sql} RETURNING {updated_key}) "
+        f"INSERT INTO {table} ({columns}) SELECT {', '.join(['%s'] * len(fields_of_new))}"
+        f" FROM updated RETURNING {key}"
+    )
+    values = [
+        field.get_db_prep_save(field.pre_save(new, True), connection) for field in fields_of_new
+    ]
+    return sql, [*update_values, *values]
+
+
 @functools.cache
-def _insert_statement(
+def _insert_parts(
     model: type[models.Model], vendor: str, using: str
-) -> tuple[str, list[models.Field[Any, Any]]]:
+) -> tuple[str, str, str, list[models.Field[Any, Any]]]:
+    """A new row's table, its columns (every concrete field but the automatic key) and the key,
+    quoted, and the fields of those columns."""
     meta = model._meta
     quote = connections[using].ops.quote_name
     fields = [field for field in meta.concrete_fields if not field.primary_key]
-    sql = "INSERT INTO {} ({}) VALUES ({}) RETURNING {}".format(
+    return (
         quote(meta.db_table),
         ", ".join(quote(field.column) for field in fields),
-        ", ".join(["%s"] * len(fields)),
         quote(meta.pk.column),  # type: ignore[union-attr]
+        fields,
     )
-    return sql, fields
+
+
+def _insert_statement(
+    model: type[models.Model], vendor: str, using: str
+) -> tuple[str, list[models.Field[Any, Any]]]:
+    table, columns, key, fields = _insert_parts(model, vendor, using)
+    values = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {key}", fields
 
 
 @functools.cache

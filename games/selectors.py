@@ -138,6 +138,15 @@ def game_state(*, game: Game) -> GameState:
     return state
 
 
+def game_state_kept(*, game: Game) -> GameState | None:
+    """``game_state`` if the process keeps the very position ``game``'s row names; None
+    otherwise (without reading the events)."""
+    known = positions.get(_position_key(game))
+    if known is not None and known.position_id == game.position_id:
+        return known.state
+    return None
+
+
 def game_position_remember(*, game: Game, state: GameState, event: GameEvent | None) -> None:
     """Keep ``state``, the position right after ``event`` (None: the deal) with the
     ``position_id`` just stored on ``game``, as the game's last known position: a writer that
@@ -632,7 +641,14 @@ def table_rows(
             user_id__in=[s.user_id for s in seats if s.user_id is not None]
         ).values_list("user_id", "balance")
     )
+    if game is not None and game.status == Game.Status.PLAYING:
+        # The moves of the game need them too (``table_rows_during_game``).
+        _players_and_balances.put(_rows_key(table, game), (players, balances))
     return TableRows(seats=seats, game=game, players=players, balances=balances)
+
+
+def _rows_key(table: Table, game: Game) -> tuple[Any, ...]:
+    return (table.pk, table.version, game.pk, game.seed_commitment)
 
 
 #: The players and balances of games being played, by table, table version and game: neither
@@ -645,12 +661,19 @@ _players_and_balances: LruCache[tuple[dict[int, GamePlayer], dict[int, int]]] = 
 def table_rows_during_game(*, table: Table, game: Game, seats: list[Seat]) -> TableRows:
     """``table_rows`` for the frames after a move in ``game``, which is being played; ``seats``
     are the table's seats as the move read them, with their users."""
-    key = (table.pk, table.version, game.pk, game.seed_commitment)
-    known = _players_and_balances.get(key)
+    known = _players_and_balances.get(_rows_key(table, game))
     if known is None:
-        rows = table_rows(table=table, game=game, seats=seats)
-        _players_and_balances.put(key, (rows.players, rows.balances))
-        return rows
+        return table_rows(table=table, game=game, seats=seats)
+    players, balances = known
+    return TableRows(seats=seats, game=game, players=players, balances=balances)
+
+
+def table_rows_kept(*, table: Table, game: Game, seats: list[Seat]) -> TableRows | None:
+    """``table_rows_during_game`` if the process keeps the game's players and balances, without
+    reading them: None otherwise."""
+    known = _players_and_balances.get(_rows_key(table, game))
+    if known is None:
+        return None
     players, balances = known
     return TableRows(seats=seats, game=game, players=players, balances=balances)
 

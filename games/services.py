@@ -138,13 +138,11 @@ def _broadcast_on_commit(
         layer = get_channel_layer()
         if layer is None:
             return
-        payload = {"type": "table.update", "table": table_id, **message}
-        try:
-            payload.update(
-                frames() if frames is not None else table_frames.frames_of_table(table_id=table_id)
-            )
-        except Exception:  # the sockets render for themselves instead
-            logger.exception("could not render the frames of table %s", table_id)
+        payload = table_notice(
+            table_id=table_id,
+            message=message,
+            frames=frames or functools.partial(table_frames.frames_of_table, table_id=table_id),
+        )
         collected = getattr(_notices, "collected", None)
         if collected is not None:
             collected.append((table_group_name(table_id), payload))
@@ -155,6 +153,19 @@ def _broadcast_on_commit(
             logger.exception("could not broadcast an update of table %s", table_id)
 
     transaction.on_commit(send)
+
+
+def table_notice(
+    *, table_id: int, message: dict[str, Any], frames: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """The table group's message about a committed change: ``message`` and the players' frames
+    (without them, when they could not be rendered: the sockets then render their own)."""
+    payload = {"type": "table.update", "table": table_id, **message}
+    try:
+        payload.update(frames())
+    except Exception:  # the sockets render for themselves instead
+        logger.exception("could not render the frames of table %s", table_id)
+    return payload
 
 
 _notices = threading.local()
@@ -430,25 +441,20 @@ def game_act(*, game: Game, seat: int, action: dict[str, Any]) -> GameEvent:
     )
 
 
-def _act_locked(
+def move_planned(
     *,
-    game: Game,
     locked: Game,
     state: GameState,
     seat: int,
     action: dict[str, Any],
     source: str = GameEvent.Source.PLAYER,
-    kind: str = "action",
     action_id: str = "",
     rows: TableRows | None = None,
-) -> GameEvent:
-    """``game_act`` on the locked row of a game being played and its current position.
-
-    ``source`` says who made the move (the player, a bot, the server when time ran out, or
-    托管); ``kind`` is what listeners hear when the game goes on (``action``, or ``seats`` when
-    a seat's state changed with the move, so that they read the seats again). ``rows``, when
-    the caller has read them in this transaction: the table's rows (``table_rows_during_game``),
-    whose seats come with their users and the table with its room."""
+) -> tuple[GameEvent, GameState, list[str]]:
+    """The checks and the rows of ``seat``'s ``action`` in the game being played whose row
+    ``locked`` is locked, at position ``state``: the event to store (not stored yet), the position
+    after it, and the fields of ``locked`` it changed (set on ``locked``, not written yet).
+    Raises ``GameActionRefused``. ``rows``: as for ``_act_locked``."""
     if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
         raise GameActionRefused(
             "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
@@ -479,7 +485,6 @@ def _act_locked(
         source=source,
         action_id=action_id,
     )
-    insert_row(event)
     now = timezone.now()
     locked.position_id = uuid.uuid4()
     locked.to_move = after.to_move
@@ -497,6 +502,38 @@ def _act_locked(
         locked.winner = after.winner
         locked.finished_at = timezone.now()
         fields += ["status", "winner", "finished_at"]
+    return event, after, fields
+
+
+def _act_locked(
+    *,
+    game: Game,
+    locked: Game,
+    state: GameState,
+    seat: int,
+    action: dict[str, Any],
+    source: str = GameEvent.Source.PLAYER,
+    kind: str = "action",
+    action_id: str = "",
+    rows: TableRows | None = None,
+) -> GameEvent:
+    """``game_act`` on the locked row of a game being played and its current position.
+
+    ``source`` says who made the move (the player, a bot, the server when time ran out, or
+    托管); ``kind`` is what listeners hear when the game goes on (``action``, or ``seats`` when
+    a seat's state changed with the move, so that they read the seats again). ``rows``, when
+    the caller has read them in this transaction: the table's rows (``table_rows_during_game``),
+    whose seats come with their users and the table with its room."""
+    event, after, fields = move_planned(
+        locked=locked,
+        state=state,
+        seat=seat,
+        action=action,
+        source=source,
+        action_id=action_id,
+        rows=rows,
+    )
+    insert_row(event)
     update_row(locked, fields)
 
     if after.is_terminal:
@@ -513,11 +550,8 @@ def _act_locked(
     game_position_remember(game=locked, state=after, event=event)
     frames = None
     if kind == "action" and not after.is_terminal and rows is not None:
-        # The game row as it is now: later moves of the same transaction change `locked`.
         frames = functools.partial(
-            _frames_after_move,
-            rows=dataclasses.replace(rows, game=copy.copy(locked)),
-            state=after,
+            _frames_after_move, rows=rows_with_game(rows, locked), state=after
         )
     _broadcast_on_commit(
         table_id=locked.table_id,
@@ -529,6 +563,12 @@ def _act_locked(
         frames=frames,
     )
     return event
+
+
+def rows_with_game(rows: TableRows, game: Game) -> TableRows:
+    """``rows`` with a copy of ``game``'s row as it is now, for the frames after a move: later
+    moves of the same transaction change the row itself."""
+    return dataclasses.replace(rows, game=copy.copy(game))
 
 
 def _frames_after_move(*, rows: TableRows, state: GameState) -> dict[str, Any]:
@@ -1199,7 +1239,7 @@ def _action_made(*, table: Table, action_id: str) -> bool:
 
 #: The statements every move runs, built once (games.prepared). One game at most is being
 #: played at a table, so the lock needs no ORDER BY.
-_game_playing_locked = PreparedSelect(
+game_playing_locked = PreparedSelect(
     lambda table_id: (
         Game.objects.select_for_update(of=("self",))
         .select_related("table__room")
@@ -1207,7 +1247,7 @@ _game_playing_locked = PreparedSelect(
     ),
     "table_id",
 )
-_table_seats = PreparedSelect(
+table_seats = PreparedSelect(
     lambda table_id: (
         Seat.objects.select_related("user").filter(table_id=table_id).order_by("position")
     ),
@@ -1229,28 +1269,19 @@ def _table_game_act(
     # With it, the table (its version) and its room; then every seat with its player. The
     # game's players and their balances as the process keeps them while the game goes on. The
     # deadline of the next turn and the frames after the commit need them all.
-    game = next(iter(_game_playing_locked(table_id=table.pk)), None)
+    game = next(iter(game_playing_locked(table_id=table.pk)), None)
     if game is None:
         if not Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
             raise GameActionRefused("not_seated", "you do not sit at this table")
         raise GameActionRefused("no_game", "no game is being played at this table")
-    seats = _table_seats(table_id=table.pk)
+    seats = table_seats(table_id=table.pk)
     for row in seats:
         row.table = game.table
-    seat = next((row for row in seats if row.user_id == user.pk), None)
-    if seat is None:
-        raise GameActionRefused("not_seated", "you do not sit at this table")
     rows = table_rows_during_game(table=game.table, game=game, seats=seats)
-    player = rows.players.get(seat.position)
-    if player is None or player.user_id != user.pk:
-        raise GameActionRefused("not_seated", "you do not play in this game")
+    seat = move_seat(user=user, rows=rows)
     state = game_state(game=game)
-    current = table_version(table=seat.table, game=game, events=state.log_length)
     try:
-        if not isinstance(version, str) or version != current:
-            raise GameActionRefused("stale", "the table changed since this action was chosen")
-        if isinstance(action, dict) and "play" in action and action.get("as") is None:
-            _check_one_meaning(state=state, seat=seat.position, action=action)
+        move_still_current(game=game, seat=seat, state=state, version=version, action=action)
         event = _act_locked(
             game=game,
             locked=game,
@@ -1269,6 +1300,31 @@ def _table_game_act(
     if seat.timeouts:
         Seat.objects.filter(pk=seat.pk).update(timeouts=0)
     return event
+
+
+def move_seat(*, user: User, rows: TableRows) -> Seat:
+    """The seat ``user`` plays at in the game being played at the table of ``rows``
+    (``table_rows_during_game``); ``GameActionRefused`` (``not_seated``) if none."""
+    seat = next((row for row in rows.seats if row.user_id == user.pk), None)
+    if seat is None:
+        raise GameActionRefused("not_seated", "you do not sit at this table")
+    player = rows.players.get(seat.position)
+    if player is None or player.user_id != user.pk:
+        raise GameActionRefused("not_seated", "you do not play in this game")
+    return seat
+
+
+def move_still_current(
+    *, game: Game, seat: Seat, state: GameState, version: str | None, action: dict[str, Any]
+) -> None:
+    """Refuse an action chosen on an older view of the table (``stale``: ``version`` is not the
+    table's version at position ``state`` of ``game``), and a play that does not say which of
+    its meanings it is (``choose_meaning``)."""
+    current = table_version(table=seat.table, game=game, events=state.log_length)
+    if not isinstance(version, str) or version != current:
+        raise GameActionRefused("stale", "the table changed since this action was chosen")
+    if isinstance(action, dict) and "play" in action and action.get("as") is None:
+        _check_one_meaning(state=state, seat=seat.position, action=action)
 
 
 def _check_one_meaning(*, state: GameState, seat: int, action: dict[str, Any]) -> None:

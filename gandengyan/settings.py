@@ -178,6 +178,8 @@ TABLE_RUNNER_INTERVAL_SECONDS = env.float("TABLE_RUNNER_INTERVAL_SECONDS", defau
 TABLE_MESSAGE_RATE = env.str("TABLE_MESSAGE_RATE", default="10/second;100/minute")
 # A table socket that has sent nothing for this long looks at the table again (games.consumers).
 TABLE_RESYNC_SECONDS = env.float("TABLE_RESYNC_SECONDS", default=15.0)
+# A player's move is made on the event loop of its socket on PostgreSQL (games.loop_moves).
+TABLE_MOVES_ON_LOOP = env.bool("TABLE_MOVES_ON_LOOP", default=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

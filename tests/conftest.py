@@ -79,11 +79,13 @@ def _empty_cache() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _table_socket_state() -> Iterator[None]:
     """Each test starts with no messages counted against its users by the table sockets' rate
-    limit, and ends with the sockets' database threads holding no connection (the test
-    database must be dropped at the end, and a transactional test's flush must not wait)."""
-    from games import db_threads, socket_limits
+    limit, and ends with the sockets' database threads and event loops holding no connection
+    (the test database must be dropped at the end, and a transactional test's flush must not
+    wait)."""
+    from games import db_threads, loop_moves, socket_limits
 
     socket_limits.reset()
     yield
     if db_threads.pool_started():
         db_threads.close_pool_connections()
+    loop_moves.close_connections()

@@ -139,7 +139,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--profile",
         action="store_true",
         help="after the plan, profile one worker with py-spy "
-        "during an extra flat-out game step (--profile-tables) and summarise where time goes",
+        "during an extra flat-out step (--profile-tables, --profile-kind) and summarise where "
+        "time goes",
+    )
+    parser.add_argument(
+        "--profile-kind",
+        choices=("game", "bare"),
+        default="game",
+        help="what the profiled step runs: the game, or the bare transport to compare with",
     )
     parser.add_argument(
         "--profile-tables", type=int, default=50, help="tables of the profiled step"
@@ -308,7 +315,7 @@ def main(argv: list[str]) -> int:
         return 0
 
     steps = plan(args)
-    profile_step = Step(1, "game", "flat", args.profile_tables) if args.profile else None
+    profile_step = Step(1, args.profile_kind, "flat", args.profile_tables) if args.profile else None
     game_tables = max(
         [s.tables for s in steps if s.kind == "game"]
         + ([profile_step.tables] if profile_step else []),

@@ -1,0 +1,234 @@
+"""A player's move made on the event loop, on PostgreSQL, without a database thread.
+
+A socket's database calls run on a pool of threads (``games.db_threads``). For the one action a
+table sends most, a play or a pass that goes on with the game, that hop costs a worker more than
+the move itself: the threads and the event loop hand the interpreter's lock to each other at
+every round trip and every socket read or write. So a move is first tried here, with the same
+statements (``services``' prepared ones), the same checks (``services.move_seat``,
+``move_still_current``, ``move_planned``) and the same rows, on an asynchronous connection of
+the worker's event loop.
+
+Only the plain case is made here: the game being played, the player seated at it, the move
+legal, chosen on the current view and not ending the game, and the rows the process keeps
+(``games.positions``, the players and balances) naming this very position. Anything else
+(a refusal, a repeated action id, the end of a game and its settlement, a position this
+process has not seen) rolls back and returns None, and the caller makes the action through
+``services.table_game_act`` as before, which decides it in full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+from django.conf import settings
+from django.db import connections
+
+from . import services
+from .models import Game, GameEvent, Table
+from .prepared import inserted, update_and_insert_statement
+from .rules import GameState
+from .selectors import TableRows, game_position_remember, game_state_kept, table_rows_kept
+from .table_frames import render_player_frames
+
+logger = logging.getLogger(__name__)
+
+#: Idle connections a worker's event loop keeps for moves.
+IDLE_CONNECTIONS = 4
+
+Notices = list[tuple[str, dict[str, Any]]]
+
+
+class _NotHere(Exception):
+    """The move is not one this module makes: the caller makes it through the services."""
+
+
+def enabled() -> bool:
+    """Moves are made on the event loop on PostgreSQL, unless ``TABLE_MOVES_ON_LOOP`` is off."""
+    return (
+        getattr(settings, "TABLE_MOVES_ON_LOOP", True)
+        and connections["default"].vendor == "postgresql"
+    )
+
+
+class _Connections:
+    """The idle asynchronous connections of one event loop."""
+
+    def __init__(self) -> None:
+        self.idle: list[psycopg.AsyncConnection[Any]] = []
+
+    async def take(self) -> psycopg.AsyncConnection[Any]:
+        while self.idle:
+            conn = self.idle.pop()
+            if not conn.closed:
+                return conn
+        return await _connect()
+
+    def give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        idle = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        if idle and not conn.closed and len(self.idle) < IDLE_CONNECTIONS:
+            self.idle.append(conn)
+        else:
+            _close_now(conn)
+
+    def close(self) -> None:
+        while self.idle:
+            _close_now(self.idle.pop())
+
+
+_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _close_now(conn: psycopg.AsyncConnection[Any]) -> None:
+    # Closes the socket at once, without the event loop (which a test may have closed).
+    conn.pgconn.finish()
+
+
+def close_connections() -> None:
+    """Close every idle connection of every event loop (tests, before the database goes)."""
+    for held in list(_by_loop.values()):
+        held.close()
+
+
+async def _connect() -> psycopg.AsyncConnection[Any]:
+    wrapper = connections["default"]
+    params = wrapper.get_connection_params()
+    params["cursor_factory"] = psycopg.AsyncClientCursor  # %s placeholders, as Django's
+    conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+    timezone_name = wrapper.timezone_name
+    if conn.info.parameter_status("TimeZone") != timezone_name:
+        await conn.execute("SELECT set_config('TimeZone', %s, false)", [timezone_name])
+    return conn
+
+
+@asynccontextmanager
+async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """One of the event loop's connections, not in a transaction; given back afterwards, after
+    a rollback if what it was used for failed (closed if even that fails, or if it was
+    cancelled mid-way)."""
+    loop = asyncio.get_running_loop()
+    held = _by_loop.get(loop)
+    if held is None:
+        held = _by_loop[loop] = _Connections()
+    conn = await held.take()
+    try:
+        yield conn
+    except Exception:
+        try:
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                await conn.execute("ROLLBACK")
+        except Exception:
+            _close_now(conn)
+        else:
+            held.give_back(conn)
+        raise
+    except BaseException:
+        _close_now(conn)
+        raise
+    held.give_back(conn)
+
+
+async def table_move(
+    *,
+    user: Any,
+    table_id: int,
+    action: dict[str, Any],
+    version: str | None,
+    action_id: str,
+) -> Notices | None:
+    """Make ``user``'s move ``action`` (a play or a pass) at table ``table_id``, chosen on
+    ``version``, in one transaction on the event loop; returns the notices of what it
+    committed, or None when the move is not one this module makes (nothing was written; make
+    it through ``services.table_game_act``)."""
+    try:
+        async with _connection() as conn:
+            made = await _move_in(
+                conn.cursor(),
+                user=user,
+                table_id=table_id,
+                action=action,
+                version=version,
+                action_id=action_id,
+            )
+    except (_NotHere, services.GameActionRefused):
+        return None
+    except psycopg.Error:
+        # A repeated action id, a lost connection: the services tell what happened.
+        logger.debug("a move on the event loop fell back to the services", exc_info=True)
+        return None
+    except Exception:  # rolled back; the services make the move
+        logger.exception("a move on the event loop failed; the services make it")
+        return None
+    locked, rows, after, event = made
+    # Committed: the position is this process's to keep, as ``services._act_locked`` keeps it.
+    game_position_remember(game=locked, state=after, event=event)
+    notice = services.table_notice(
+        table_id=table_id,
+        message={"kind": "action", "game": locked.pk, "number": event.number},
+        frames=lambda: render_player_frames(table=locked.table, rows=rows, state=after),
+    )
+    return [(services.table_group_name(table_id), notice)]
+
+
+async def _move_in(
+    cursor: psycopg.AsyncCursor[Any],
+    *,
+    user: Any,
+    table_id: int,
+    action: dict[str, Any],
+    version: str | None,
+    action_id: str,
+) -> tuple[Game, TableRows, GameState, GameEvent]:
+    # Two round trips: the transaction begun with the game row locked (with its table and room)
+    # and the seats read (with their players); then the move written and committed.
+    lock, seats_select = services.game_playing_locked, services.table_seats
+    if not (lock.compiled() and seats_select.compiled()):
+        raise _NotHere  # the ORM compiles them on the services' first move, off the loop
+    lock_sql, lock_params = lock.statement(table_id=table_id)
+    seats_sql, seats_params = seats_select.statement(table_id=table_id)
+    await cursor.execute(f"BEGIN; {lock_sql}; {seats_sql}", [*lock_params, *seats_params])
+    cursor.nextset()
+    games = lock.models(await cursor.fetchall())
+    cursor.nextset()
+    seats = seats_select.models(await cursor.fetchall())
+    if not games:
+        raise _NotHere
+    game = games[0]
+    state = game_state_kept(game=game)
+    if state is None:
+        raise _NotHere  # events this process has not seen: the services read them
+    table: Table = game.table
+    for row in seats:
+        row.table = table
+    rows = table_rows_kept(table=table, game=game, seats=seats)
+    if rows is None or any(row.user_id is None and not row.is_bot for row in seats):
+        raise _NotHere  # rows to read first, or a seat the next turn's clock must look up
+    seat = services.move_seat(user=user, rows=rows)
+    if seat.timeouts:
+        raise _NotHere  # the services reset the count with the move
+    services.move_still_current(game=game, seat=seat, state=state, version=version, action=action)
+    event, after, fields = services.move_planned(
+        locked=game,
+        state=state,
+        seat=seat.position,
+        action=action,
+        action_id=action_id,
+        rows=rows,
+    )
+    if after.is_terminal:
+        raise _NotHere  # the end of a game: settled by the services
+    write_sql, write_params = update_and_insert_statement(game, fields, event)
+    await cursor.execute(f"{write_sql}; COMMIT", write_params)
+    written = await cursor.fetchone()
+    if written is None:
+        raise _NotHere  # nothing was written (the row locked above is always found)
+    inserted(event, written[0])
+    # The frames render from a copy: the row as this move left it.
+    return game, services.rows_with_game(rows, game), after, event

@@ -1,0 +1,237 @@
+"""A player's move made on the event loop (games.loop_moves), on PostgreSQL: it stores what the
+services store, and leaves every move it does not make plainly to them, having written nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.layers import channel_layers
+from django.db import connection, connections, transaction
+from django.test import override_settings
+
+from accounts.models import User
+from games import loop_moves, selectors, services
+from games.models import Game, GameEvent, Table
+from games.rules import parse_cards
+from games.selectors import game_state, table_version
+
+from .helpers import make_player, make_room, start_from_position
+from .live import connect, intent, receive_frames_until
+
+pytestmark = [
+    pytest.mark.asyncio,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="moves are made on the event loop on PostgreSQL"
+    ),
+]
+
+HANDS = ["3s 4s 5s 9h 4d", "6h 7h Kd 5c", "8c 9c Qc 6c"]
+STOCK = "Ah As Ac Ad 2s 2h 7s 7c"
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _close_connections() -> AsyncIterator[None]:
+    """The test database is dropped at the end: Channels' own thread keeps a connection."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+def _table_at_a_position(hands: list[str] = HANDS) -> tuple[list[User], Table, Game]:
+    room = make_room()
+    users = [make_player(name) for name in ("a", "b", "c")]
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user, ready=True)
+    game = start_from_position(table=table, players=users, hands=hands, stock=STOCK, dealer=0)
+    # What the process keeps while a game goes on, as after the services' first move.
+    selectors.game_position_remember(game=game, state=game_state(game=game), event=None)
+    selectors.table_rows(table=Table.objects.get(pk=table.pk))
+    with transaction.atomic():
+        services.game_playing_locked(table_id=table.pk)
+    services.table_seats(table_id=table.pk)
+    return users, table, game
+
+
+def _version(table: Table) -> str:
+    table.refresh_from_db()
+    return table_version(table=table)
+
+
+def _stored(game: Game) -> list[tuple[Any, ...]]:
+    return list(
+        GameEvent.objects.filter(game=game)
+        .order_by("number")
+        .values_list("number", "seat", "action", "source", "action_id")
+    )
+
+
+def _game_row(game: Game) -> tuple[Any, ...]:
+    game.refresh_from_db()
+    return (game.status, game.to_move, game.position_id, game.turn_deadline)
+
+
+async def _move(user: User, table: Table, action: dict[str, Any], **extra: Any) -> Any:
+    return await loop_moves.table_move(
+        user=user,
+        table_id=table.pk,
+        action=action,
+        version=extra.get("version", await database_sync_to_async(_version)(table)),
+        action_id=extra.get("action_id", "loop-move-0001"),
+    )
+
+
+async def test_a_move_is_stored_as_the_services_store_it_and_its_notice_carries_the_frames() -> (
+    None
+):
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    before = await database_sync_to_async(_game_row)(game)
+
+    notices = await _move(users[0], table, {"play": "3s 4s 5s"})
+
+    assert notices is not None
+    assert await database_sync_to_async(_stored)(game) == [
+        (1, 0, {"play": "3s 4s 5s"}, GameEvent.Source.PLAYER, "loop-move-0001")
+    ]
+    status, to_move, position_id, deadline = await database_sync_to_async(_game_row)(game)
+    assert (status, to_move) == (Game.Status.PLAYING, 1)
+    assert position_id != before[2] and deadline is not None and deadline != before[3]
+    # The process keeps the new position, and it is the one the stored events make.
+    kept = selectors.game_state_kept(
+        game=await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    )
+    assert kept is not None and kept.log_length == 1 and kept.to_move == 1
+    ((group, notice),) = notices
+    assert group == services.table_group_name(table.pk)
+    assert notice["kind"] == "action" and notice["number"] == 1
+    assert notice["version"] == await database_sync_to_async(_version)(table)
+    # Each player's frame shows that player's own cards only.
+    for seat, user in enumerate(users):
+        frame = notice["frames"][str(user.pk)]
+        for other, hand in enumerate(HANDS):
+            for card in parse_cards(hand):
+                if other != seat and card not in parse_cards("3s 4s 5s"):
+                    assert f'data-card="{card}"' not in frame
+
+
+async def test_the_next_move_goes_on_from_the_position_the_loop_kept() -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert await _move(users[2], table, {"pass": True}, action_id="loop-move-0003") is not None
+    stored = await database_sync_to_async(_stored)(game)
+    assert [(number, seat) for number, seat, *_ in stored] == [(1, 0), (2, 1), (3, 2)]
+    # The services replay the stored events to the same position.
+    selectors.positions.clear()
+    row = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    replayed = await database_sync_to_async(game_state)(game=row)
+    assert replayed.to_move == 0 and replayed.table is None
+
+
+@pytest.mark.parametrize(
+    ("seat", "action", "why"),
+    [
+        (1, {"play": "6h"}, "not this player's turn"),
+        (0, {"play": "3s 9h"}, "not a combination"),
+        (0, {"play": "6h"}, "cards not in hand"),
+        (0, {"pass": True}, "the leader must play"),
+    ],
+)
+async def test_a_move_the_engine_refuses_is_left_to_the_services_and_writes_nothing(
+    seat: int, action: dict[str, Any], why: str
+) -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    before = await database_sync_to_async(_game_row)(game)
+    assert await _move(users[seat], table, action) is None, why
+    assert await database_sync_to_async(_stored)(game) == []
+    assert await database_sync_to_async(_game_row)(game) == before
+
+
+async def test_a_move_chosen_on_an_older_view_is_left_to_the_services() -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    old = await database_sync_to_async(_version)(table)
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    late = await _move(users[1], table, {"pass": True}, version=old, action_id="loop-move-0002")
+    assert late is None
+    assert len(await database_sync_to_async(_stored)(game)) == 1
+
+
+async def test_a_repeated_action_id_writes_nothing_and_the_connection_goes_on() -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}, action_id="same-id-0001") is not None
+    # The database's unique action id per game refuses the copy; the services say "duplicate".
+    again = await _move(users[1], table, {"pass": True}, action_id="same-id-0001")
+    assert again is None
+    assert len(await database_sync_to_async(_stored)(game)) == 1
+    assert await _move(users[1], table, {"pass": True}, action_id="other-id-0002") is not None
+    assert len(await database_sync_to_async(_stored)(game)) == 2
+
+
+async def test_a_player_not_seated_or_a_position_not_kept_is_left_to_the_services() -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    stranger = await database_sync_to_async(make_player)("stranger")
+    assert await _move(stranger, table, {"play": "3s 4s 5s"}) is None
+    selectors.positions.clear()  # as in a process that has not seen the game yet
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is None
+    assert await database_sync_to_async(_stored)(game) == []
+
+
+async def test_the_move_that_ends_the_game_is_left_to_the_services_which_settle_it() -> None:
+    hands = ["3s", "6h 7h Kd 5c", "8c 9c Qc 6c"]
+    users, table, game = await database_sync_to_async(_table_at_a_position)(hands)
+    assert await _move(users[0], table, {"play": "3s"}) is None
+    assert await database_sync_to_async(_stored)(game) == []
+    # The services make it, and settle the game.
+    await database_sync_to_async(services.table_game_act)(
+        user=users[0],
+        table=table,
+        action={"play": "3s"},
+        version=await database_sync_to_async(_version)(table),
+    )
+    row = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert row.status == Game.Status.FINISHED and row.settled_at is not None
+
+
+async def test_the_setting_turns_moves_on_the_loop_off(settings: Any) -> None:
+    assert loop_moves.enabled()
+    settings.TABLE_MOVES_ON_LOOP = False
+    assert not loop_moves.enabled()
+
+
+async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    channel_layers.backends.clear()
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    made_by_services: list[dict[str, Any]] = []
+    through_services = services.table_game_act
+
+    def counted(**kwargs: Any) -> Any:
+        made_by_services.append(kwargs["action"])
+        return through_services(**kwargs)
+
+    monkeypatch.setattr(services, "table_game_act", counted)
+    with override_settings(TABLE_RUNNER_IN_PROCESS=False, TABLE_MESSAGE_RATE="1000/second"):
+        sockets = [await connect(user, table.pk) for user in users]
+        try:
+            version = await database_sync_to_async(_version)(table)
+            for seat, socket in enumerate(sockets):
+                await receive_frames_until(socket, seat=seat, version=version)
+            await sockets[0].send_to(text_data=intent("play", cards="3s 4s 5s", version=version))
+            moved = version.rsplit(".", 1)[0] + ".1"  # one event more
+            for seat, socket in enumerate(sockets):
+                frames = await receive_frames_until(socket, seat=seat, version=moved)
+                assert 'data-card="3s"' in frames[-1]
+            # A play the engine refuses goes to the services, which tell the player why.
+            await sockets[1].send_to(text_data=intent("play", cards="Kd", version=moved))
+            assert "不" in await sockets[1].receive_from(timeout=10)
+        finally:
+            for socket in sockets:
+                await socket.disconnect()
+    assert made_by_services == [{"play": "Kd"}]
+    assert len(await database_sync_to_async(_stored)(game)) == 1
