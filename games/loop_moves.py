@@ -19,6 +19,7 @@ process has not seen) rolls back and returns None, and the caller makes the acti
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 import weakref
 from collections.abc import AsyncIterator
@@ -38,8 +39,9 @@ from .table_frames import render_player_frames
 
 logger = logging.getLogger(__name__)
 
-#: Idle connections a worker's event loop keeps for moves.
-IDLE_CONNECTIONS = 4
+#: The connections a worker's event loop uses for moves at most: moves beyond them wait for
+#: one, which takes far less than a move (two round trips).
+CONNECTIONS = 4
 
 Notices = list[tuple[str, dict[str, Any]]]
 
@@ -57,24 +59,31 @@ def enabled() -> bool:
 
 
 class _Connections:
-    """The idle asynchronous connections of one event loop."""
+    """The connections of one event loop: at most ``CONNECTIONS``, kept open between moves."""
 
     def __init__(self) -> None:
         self.idle: list[psycopg.AsyncConnection[Any]] = []
+        self.slots = asyncio.Semaphore(CONNECTIONS)
 
     async def take(self) -> psycopg.AsyncConnection[Any]:
-        while self.idle:
-            conn = self.idle.pop()
-            if not conn.closed:
-                return conn
-        return await _connect()
+        await self.slots.acquire()
+        try:
+            while self.idle:
+                conn = self.idle.pop()
+                if not conn.closed:
+                    return conn
+            return await _connect()
+        except BaseException:
+            self.slots.release()
+            raise
 
     def give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
-        idle = conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-        if idle and not conn.closed and len(self.idle) < IDLE_CONNECTIONS:
+        """Keep ``conn`` for the next move if it is open and not in a transaction."""
+        if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
             self.idle.append(conn)
         else:
             _close_now(conn)
+        self.slots.release()
 
     def close(self) -> None:
         while self.idle:
@@ -105,6 +114,13 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
     timezone_name = wrapper.timezone_name
     if conn.info.parameter_status("TimeZone") != timezone_name:
         await conn.execute("SELECT set_config('TimeZone', %s, false)", [timezone_name])
+    if wrapper.timezone is datetime.UTC:
+        # Django's loader of times parses them in Python, to put its time zone on them; with
+        # the session in UTC, psycopg's own (compiled) loader gives the very same values.
+        timestamptz = psycopg.adapters.types["timestamptz"].oid
+        loader = psycopg.adapters.get_loader(timestamptz, psycopg.pq.Format.TEXT)
+        if loader is not None:
+            conn.adapters.register_loader(timestamptz, loader)
     return conn
 
 
@@ -126,11 +142,11 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
                 await conn.execute("ROLLBACK")
         except Exception:
             _close_now(conn)
-        else:
-            held.give_back(conn)
+        held.give_back(conn)
         raise
     except BaseException:
         _close_now(conn)
+        held.give_back(conn)
         raise
     held.give_back(conn)
 

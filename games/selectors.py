@@ -678,44 +678,36 @@ def table_rows_kept(*, table: Table, game: Game, seats: list[Seat]) -> TableRows
     return TableRows(seats=seats, game=game, players=players, balances=balances)
 
 
-def table_view(
-    *,
-    table: Table,
-    seat: int | None,
-    rows: TableRows | None = None,
-    state: GameState | None = None,
-) -> dict[str, Any]:
-    """The table as ``seat`` may see it (``None``: a spectator), JSON-safe, for pages and sockets.
+@dataclasses.dataclass(frozen=True)
+class SharedView:
+    """What ``table_view`` shows every viewer alike, computed once for all of a table's viewers
+    (``table_view_shared``): the rows and position it is made of, and the view without the parts
+    that depend on the viewer."""
 
-    The seats (name, bot, coins of players, cards held, dealer, to move, the last action in the
-    current round, ready for the next game), and the current or last game: the engine's
-    ``view_for(seat)`` (a seat's own hand, never another's, nor the stock's order), the cards
-    left in the stock and the multiplier; once the game is over, the settlement per seat and the
-    seed. A seat sees the hand of the game only if the same player held that seat in it.
-    ``rows`` (``table_rows``) may be kept from an earlier view while the same game goes on; the
-    game's actions are always read anew, unless ``state`` is given: the position of
-    ``rows.game``, read together with ``rows``.
-    """
+    rows: TableRows
+    state: GameState | None
+    view: dict[str, Any]
+    game: dict[str, Any] | None
+    #: Parts of the frame that are the same for every viewer, as rendered once for all.
+    html: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def table_view_shared(
+    *, table: Table, rows: TableRows | None = None, state: GameState | None = None
+) -> SharedView:
+    """The part of ``table_view`` that is the same for every viewer (arguments as there)."""
     if rows is None:
         rows = table_rows(table=table)
     elif state is None and rows.game is not None:
         # Its turn and deadline change with every move.
         rows = dataclasses.replace(rows, game=Game.objects.get(pk=rows.game.pk))
-    seats, game, players, balances = rows.seats, rows.game, rows.players, rows.balances
+    seats, game, players = rows.seats, rows.game, rows.players
     if state is None and game is not None:
         state = game_state(game=game)
-    viewer = None if seat is None else next((s for s in seats if s.position == seat), None)
-    if seat is not None and viewer is None:
-        raise ValueError(f"table {table.pk} has no seat {seat!r}")
 
     game_data: dict[str, Any] | None = None
     last_actions: dict[int, dict[str, Any]] = {}
     if game is not None and state is not None:
-        own = viewer is not None and (
-            viewer.user_id is not None
-            and seat in players
-            and players[seat].user_id == viewer.user_id
-        )
         over = game.is_over
         game_data = {
             "id": game.pk,
@@ -727,8 +719,7 @@ def table_view(
             "winner": game.winner,
             "seed_commitment": game.seed_commitment,
             "seed": game.seed if over and game.seed else None,
-            # The frames show the current round, not the whole game's list of actions.
-            "view": state.view_for(seat if own else None, history=False),
+            "view": None,
             "settlement": None,
             "hints": None,
             "deadline": None
@@ -736,8 +727,6 @@ def table_view(
             else game.turn_deadline.isoformat(),
             "turn_seconds": table.room.turn_seconds,
         }
-        if own and not over and state.to_move == seat:
-            game_data["hints"] = play_hints(state)
         if over and game.result is not None:
             game_data["settlement"] = {
                 "multiplier": game.result.get("multiplier"),
@@ -770,8 +759,8 @@ def table_view(
                 "name": name,
                 "is_bot": s.is_bot,
                 "is_empty": s.user_id is None and not s.is_bot,
-                "is_you": s.position == seat,
-                "coins": balances.get(s.user_id) if s.user_id is not None else None,
+                "is_you": False,
+                "coins": rows.balances.get(s.user_id) if s.user_id is not None else None,
                 "ready": s.is_bot or (s.user_id is not None and s.ready),
                 "cards": None if state is None else state.hand_count(s.position),
                 "dealer": game is not None and game.dealer == s.position,
@@ -784,19 +773,73 @@ def table_view(
     bots_at = None
     if table.waiting_since is not None and table.status == Table.Status.WAITING:
         bots_at = (table.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)).isoformat()
-    return {
+    view = {
         "table": table.pk,
         "room": {"code": table.room.code, "name": table.room.name, "base": table.room.base},
         "status": table.status,
         "private": table.is_private,
-        "invite_code": table.invite_code if viewer is not None and table.is_private else None,
+        "invite_code": None,
         "version": table_version(
             table=table, game=game, events=None if state is None else state.log_length
         ),
-        "you": seat,
+        "you": None,
         "seats": seat_rows,
         "bots_at": bots_at,
         "stock": None if state is None else state.stock_count,
         "multiplier": None if state is None else state.multiplier,
+        "game": game_data,
+    }
+    return SharedView(rows=rows, state=state, view=view, game=game_data)
+
+
+def table_view(
+    *,
+    table: Table,
+    seat: int | None,
+    rows: TableRows | None = None,
+    state: GameState | None = None,
+    shared: SharedView | None = None,
+) -> dict[str, Any]:
+    """The table as ``seat`` may see it (``None``: a spectator), JSON-safe, for pages and sockets.
+
+    The seats (name, bot, coins of players, cards held, dealer, to move, the last action in the
+    current round, ready for the next game), and the current or last game: the engine's
+    ``view_for(seat)`` (a seat's own hand, never another's, nor the stock's order), the cards
+    left in the stock and the multiplier; once the game is over, the settlement per seat and the
+    seed. A seat sees the hand of the game only if the same player held that seat in it.
+    ``rows`` (``table_rows``) may be kept from an earlier view while the same game goes on; the
+    game's actions are always read anew, unless ``state`` is given: the position of
+    ``rows.game``, read together with ``rows``. ``shared``: ``table_view_shared`` of the same
+    table, rows and position, when the caller makes the views of several viewers.
+    """
+    if shared is None:
+        shared = table_view_shared(table=table, rows=rows, state=state)
+    rows, state = shared.rows, shared.state
+    viewer = None if seat is None else next((s for s in rows.seats if s.position == seat), None)
+    if seat is not None and viewer is None:
+        raise ValueError(f"table {table.pk} has no seat {seat!r}")
+    game, players = rows.game, rows.players
+    game_data = shared.game
+    if game is not None and state is not None and game_data is not None:
+        own = viewer is not None and (
+            viewer.user_id is not None
+            and seat in players
+            and players[seat].user_id == viewer.user_id
+        )
+        game_data = {
+            **game_data,
+            # The frames show the current round, not the whole game's list of actions.
+            "view": state.view_for(seat if own else None, history=False),
+        }
+        if own and not game.is_over and state.to_move == seat:
+            game_data["hints"] = play_hints(state)
+    return {
+        **shared.view,
+        "invite_code": table.invite_code if viewer is not None and table.is_private else None,
+        "you": seat,
+        "seats": [
+            {**row, "is_you": True} if row["position"] == seat else dict(row)
+            for row in shared.view["seats"]
+        ],
         "game": game_data,
     }

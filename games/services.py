@@ -54,6 +54,7 @@ from .prepared import PreparedSelect, insert_row, update_row
 from .seeds import SEED_BITS, new_seed
 from .selectors import (
     TableRows,
+    game_initial_state,
     game_position_remember,
     game_state,
     play_meanings,
@@ -211,6 +212,30 @@ def game_start(
         raise GameStartRefused("table_closed", _("This table is closed."))
     if Game.objects.filter(table=locked, status=Game.Status.PLAYING).exists():
         raise GameStartRefused("game_in_progress", _("A game is still being played here."))
+    game = _game_deal(table=locked, players=players, dealer=dealer, seed=seed)
+    locked.save(update_fields=["status"])
+    table.status = locked.status
+    return game
+
+
+#: ``_game_deal``'s ``last`` when the caller has not read the table's latest game.
+_NOT_READ: Any = object()
+
+
+def _game_deal(
+    *,
+    table: Table,
+    players: Sequence[User | None],
+    dealer: int | None = None,
+    seed: int | None = None,
+    last: Game | None = _NOT_READ,
+    seats: list[Seat] | None = None,
+) -> Game:
+    """``game_start`` at ``table``, locked, open and with no game being played; sets its status
+    (the caller saves it). ``last``: its latest game, and ``seats``: its seats with their users
+    by position (the table's room on each), when the caller has them: the deal, the first
+    turn's deadline and the frames after the commit then read neither again."""
+    locked = table
     rules = GandengyanRules.from_dict(locked.room.rules)
     if len(players) != rules.players:
         raise GameStartRefused(
@@ -232,17 +257,21 @@ def game_start(
         seed = new_seed()
     elif type(seed) is not int or not 0 <= seed < 2**SEED_BITS:
         raise GameStartRefused("bad_seed", "a seed is a whole number of 256 bits")
+    if last is _NOT_READ:
+        last = Game.objects.filter(table=locked).order_by("-number").first()
     if dealer is None:
-        last_won = (
-            Game.objects.filter(table=locked, winner__isnull=False).order_by("-number").first()
-        )
+        # The winner of the last game that had one (an aborted game has none).
+        last_won = last
+        if last is not None and last.winner is None:
+            last_won = (
+                Game.objects.filter(table=locked, winner__isnull=False).order_by("-number").first()
+            )
         if last_won is not None:
             dealer = last_won.winner
     elif type(dealer) is not int or not 0 <= dealer < rules.players:
         raise GameStartRefused("bad_dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
     hands, stock, dealer = deal_from_seed(seed, rules, dealer)
 
-    last = Game.objects.filter(table=locked).order_by("-number").first()
     game = Game(
         table=locked,
         number=1 if last is None else last.number + 1,
@@ -255,25 +284,39 @@ def game_start(
         hands=[format_cards(hand) for hand in hands],
         stock=" ".join(str(card) for card in stock),
     )
-    game.full_clean()
+    deal = game_initial_state(game=game)
+    now = timezone.now()
+    game.to_move = deal.to_move
+    game.turn_started_at = now
+    if seats is not None:
+        game.turn_deadline = turn_deadline(game=game, seat=deal.to_move, now=now, seats=seats)
+    # The table is locked and the database guards the unique game number, so the checks of
+    # the row skip the queries of its key and constraints.
+    game.full_clean(exclude=["table"], validate_unique=False, validate_constraints=False)
     game.save()
     # One row per seat, computed here; the database's unique (game, seat) guards them.
     GamePlayer.objects.bulk_create(
         GamePlayer(game=game, seat=position, user=user, is_bot=user is None)
         for position, user in enumerate(players)
     )
-    now = timezone.now()
-    deal = game_state(game=game)
+    if seats is None:  # the first turn's clock looks the seat up (now that the players are in)
+        game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now)
+        game.save(update_fields=["turn_deadline"])
     game_position_remember(game=game, state=deal, event=None)
-    game.to_move = deal.to_move
-    game.turn_started_at = now
-    game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now)
-    game.save(update_fields=["to_move", "turn_started_at", "turn_deadline"])
     locked.status = Table.Status.PLAYING
-    locked.save(update_fields=["status"])
-    table.status = locked.status
-    _broadcast_on_commit(table_id=locked.pk, message={"kind": "started", "game": game.pk})
+    frames = None
+    if seats is not None:
+        frames = functools.partial(_frames_after_start, table=locked, seats=seats, game=game)
+    _broadcast_on_commit(
+        table_id=locked.pk, message={"kind": "started", "game": game.pk}, frames=frames
+    )
     return game
+
+
+def _frames_after_start(*, table: Table, seats: list[Seat], game: Game) -> dict[str, Any]:
+    from .table_frames import frames_of_table  # presentation: needed only after a commit
+
+    return frames_of_table(table=table, seats=seats, last=game)
 
 
 # Turns and their deadlines -----------------------------------------------------------------------
@@ -906,7 +949,7 @@ def _table_changed_then_start(
     kind: str,
     now: datetime | None = None,
     seats: list[Seat] | None = None,
-    last: Game | None = None,
+    last: Game | None = _NOT_READ,
 ) -> Game | None:
     """``_table_changed``, then the next game if the table (locked) is now ready for it. One
     notice either way: the game's start tells the change too. ``seats``: the table's seats with
@@ -915,9 +958,10 @@ def _table_changed_then_start(
     kind = _table_changed(table=table, kind=kind, now=now, seats=seats)
     if kind == "closed":
         seats = None  # the bots' seats were freed
-    game = _table_start_if_ready(table=table, seats=seats)
+    game = _table_start_if_ready(table=table, seats=seats, last=last)
     if game is None:
-        _table_broadcast_on_commit(table=table, kind=kind, seats=seats, last=last)
+        known = None if last is _NOT_READ else last
+        _table_broadcast_on_commit(table=table, kind=kind, seats=seats, last=known)
     return game
 
 
@@ -973,10 +1017,13 @@ def _table_open(*, room: Room, user: User, private: bool) -> Table:
     return table
 
 
-def _table_start_if_ready(*, table: Table, seats: list[Seat] | None = None) -> Game | None:
+def _table_start_if_ready(
+    *, table: Table, seats: list[Seat] | None = None, last: Game | None = _NOT_READ
+) -> Game | None:
     """Start the next game at ``table`` (locked) when every seat is taken, every player at it is
     ready and no game is being played; otherwise do nothing and return None. ``seats``: the
-    table's seats with their users, by position, when the caller has them."""
+    table's seats with their users, by position, and ``last``, its latest game, when the caller
+    has them."""
     if table.status != Table.Status.WAITING:
         return None
     if seats is None:
@@ -987,16 +1034,25 @@ def _table_start_if_ready(*, table: Table, seats: list[Seat] | None = None) -> G
         return None
     if any(seat.user is not None and not seat.ready for seat in seats):
         return None
-    if _game_playing(table):
+    if last is _NOT_READ:
+        if _game_playing(table):
+            return None
+    elif last is not None and last.status == Game.Status.PLAYING:
         return None
+    for seat in seats:
+        seat.table = table
     try:
-        game = game_start(table=table, players=[seat.user for seat in seats])
+        game = _game_deal(
+            table=table, players=[seat.user for seat in seats], last=last, seats=seats
+        )
     except GameStartRefused as exc:
         raise TableRefused(exc.code, exc.message) from exc
     table.seats.filter(user__isnull=False).update(ready=False)
+    for seat in seats:
+        seat.ready = False
     table.waiting_since = None
     table.version += 1
-    table.save(update_fields=["status", "waiting_since", "version"])  # game_start tells it
+    table.save(update_fields=["status", "waiting_since", "version"])  # _game_deal tells it
     return game
 
 

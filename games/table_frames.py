@@ -30,11 +30,13 @@ from gandengyan.jinja2 import environment_for_language
 from .lru import LruCache
 from .models import Game, Seat, Table
 from .selectors import (
+    SharedView,
     TableRows,
     game_state,
     table_get_for_user,
     table_rows,
     table_view,
+    table_view_shared,
 )
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -87,12 +89,12 @@ def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the 
     }
 
 
-def cards_html(cards: str, *, in_hand: bool = False) -> SafeString:
+def cards_html(cards: str, *, in_hand: bool = False, language: str | None = None) -> SafeString:
     """The cards of a card list in notation as HTML, lowest first (jokers last); ``in_hand``:
-    as the player's own cards, each a checkbox to select it."""
+    as the player's own cards, each a checkbox to select it. ``language``: the active one."""
     if not cards:
         return mark_safe("")
-    language = translation.get_language() or ""
+    language = language or translation.get_language() or ""
     return mark_safe(
         "".join(_card_html(str(card), language, in_hand) for card in sorted(parse_cards(cards)))
     )
@@ -130,9 +132,10 @@ def _card_html(code: str, language: str, in_hand: bool) -> str:
     )
 
 
-def combo_label(ranks: str) -> str:
-    """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ..."""
-    return _combo_label(ranks, translation.get_language() or "")
+def combo_label(ranks: str, language: str | None = None) -> str:
+    """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ... (``language``: the active
+    one)."""
+    return _combo_label(ranks, language or translation.get_language() or "")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -153,18 +156,23 @@ def _combo_label(ranks: str, language: str) -> str:
     return f"{names[combo.kind]} {shown}"
 
 
-def _action_view(action: dict[str, Any] | None) -> dict[str, Any] | None:
+def _action_view(action: dict[str, Any] | None, language: str) -> dict[str, Any] | None:
     if action is None:
         return None
     if action.get("pass"):
         return {"pass": True}
-    return {"pass": False, "cards": cards_html(action["play"]), "label": combo_label(action["as"])}
+    return {
+        "pass": False,
+        "cards": cards_html(action["play"], language=language),
+        "label": combo_label(action["as"], language),
+    }
 
 
-def _fragments(name: str = "table_frame") -> jinja2.Template:
+def _fragments(name: str = "table_frame", language: str | None = None) -> jinja2.Template:
     """The frame's template, or (``table_parts``) the one whose macros render its parts on
-    their own (gandengyan/jinja2.py says why Jinja2). The environment keeps them compiled."""
-    language = translation.get_language() or settings.LANGUAGE_CODE
+    their own (gandengyan/jinja2.py says why Jinja2), in ``language`` (the active one). The
+    environment keeps them compiled."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     return _fragments_environment(language).get_template(f"games/{name}.html")
 
 
@@ -179,12 +187,19 @@ _seats_html: LruCache[SafeString] = LruCache(4096)
 
 
 def seat_html(
-    row: dict[str, Any], *, status: str, deadline: str | None, turn_seconds: int | None
+    row: dict[str, Any],
+    *,
+    status: str,
+    deadline: str | None,
+    turn_seconds: int | None,
+    language: str | None = None,
 ) -> SafeString:
-    """One seat of ``table_view``'s ``seats`` as HTML (the template's ``seat`` partial)."""
+    """One seat of ``table_view``'s ``seats`` as HTML (the template's ``seat`` partial), in
+    ``language`` (the active one)."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     last = row["last_action"]
     key = (
-        translation.get_language(),
+        language,
         status,
         deadline if row["to_move"] else None,
         turn_seconds,
@@ -193,10 +208,9 @@ def seat_html(
     )
     html = _seats_html.get(key)
     if html is None:
-        seat = {**row, "last": _action_view(last)}
-        html = mark_safe(
-            str(_fragments("table_parts").module.seat(seat, status, deadline, turn_seconds))
-        )
+        seat = {**row, "last": _action_view(last, language)}
+        parts = _fragments("table_parts", language).module
+        html = mark_safe(str(parts.seat(seat, status, deadline, turn_seconds)))
         _seats_html.put(key, html)
     return html
 
@@ -226,9 +240,13 @@ def frame_context(
     prompt_cards: str = "",
     rows: TableRows | None = None,
     state: GameState | None = None,
+    shared: SharedView | None = None,
+    language: str | None = None,
 ) -> dict[str, Any]:
-    """Everything the table template needs, for ``seat`` (None: a spectator)."""
-    view = table_view(table=table, seat=seat, rows=rows, state=state)
+    """Everything the table template needs, for ``seat`` (None: a spectator). ``shared``: as for
+    ``table_view``; ``language``: the active one."""
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
+    view = table_view(table=table, seat=seat, rows=rows, state=state, shared=shared)
     game = view["game"]
     seats = view["seats"]
     count = len(seats)
@@ -240,23 +258,40 @@ def frame_context(
     turn_seconds = game["turn_seconds"] if game else None
     for row in seats:
         row["html"] = seat_html(
-            row, status=view["status"], deadline=deadline, turn_seconds=turn_seconds
+            row,
+            status=view["status"],
+            deadline=deadline,
+            turn_seconds=turn_seconds,
+            language=language,
         )
     engine = game["view"] if game else None
     hand = (
-        cards_html(" ".join(engine["hand"]), in_hand=True) if engine and engine.get("hand") else ""
+        cards_html(" ".join(engine["hand"]), in_hand=True, language=language)
+        if engine and engine.get("hand")
+        else ""
     )
-    table_play = None
-    if engine and engine.get("table"):
-        played = engine["table"]
-        table_play = {
-            "seat": by_position[played["seat"]],
-            "cards": cards_html(played["cards"]),
-            "label": combo_label(played["as"]),
-        }
     hints = game["hints"] if game else None
     my_turn = hints is not None
     to_move = next((row for row in seats if row["to_move"]), None)
+    multiplier = (
+        (game["settlement"] or {}).get("multiplier")
+        if game and game["settlement"]
+        else view["multiplier"]
+    )
+    # The header and the board look the same to every player: rendered once for all of them.
+    shared_html = shared.html if shared is not None else {}
+    if not shared_html:
+        parts = _fragments("table_parts", language).module
+        table_play = None
+        if engine and engine.get("table"):
+            played = engine["table"]
+            table_play = {
+                "seat": by_position[played["seat"]],
+                "cards": cards_html(played["cards"], language=language),
+                "label": combo_label(played["as"], language),
+            }
+        shared_html["head"] = mark_safe(str(parts.head(view, game, multiplier)))
+        shared_html["board"] = mark_safe(str(parts.board(table_play, to_move)))
     settlement = None
     if game and game["settlement"]:
         settlement = []
@@ -274,18 +309,17 @@ def frame_context(
         "bottom": by_position[bottom],
         "opponents": [by_position[position] for position in order],
         "hand": hand,
-        "table_play": table_play,
+        "head_html": shared_html["head"],
+        "board_html": shared_html["board"],
         "my_turn": my_turn,
         "leading": my_turn and engine is not None and engine["table"] is None,
         "can_beat": bool(hints),
         "hints": hints or [],
         "to_move": to_move,
         "settlement": settlement,
-        "multiplier": (game["settlement"] or {}).get("multiplier")
-        if game and game["settlement"]
-        else view["multiplier"],
+        "multiplier": multiplier,
         "notice": notice,
-        "choices": [{"as": ranks, "label": combo_label(ranks)} for ranks in choices],
+        "choices": [{"as": ranks, "label": combo_label(ranks, language)} for ranks in choices],
         "prompt_cards": prompt_cards,
         "invite_url": reverse("games:table_join", args=[view["invite_code"]])
         if view["invite_code"]
@@ -299,16 +333,20 @@ def render_frame_and_version(
     seat: int | None,
     rows: TableRows | None = None,
     state: GameState | None = None,
+    shared: SharedView | None = None,
+    language: str | None = None,
 ) -> tuple[str, str]:
     """The websocket frame for ``seat`` (the whole table, then the emptied prompt and notice),
-    and the table version it shows."""
-    context = frame_context(table=table, seat=seat, rows=rows, state=state)
-    return render_frame(context), context["view"]["version"]
+    and the table version it shows. ``shared`` and ``language``: as for ``frame_context``."""
+    context = frame_context(
+        table=table, seat=seat, rows=rows, state=state, shared=shared, language=language
+    )
+    return render_frame(context, language), context["view"]["version"]
 
 
-def render_frame(context: dict[str, Any]) -> SafeString:
+def render_frame(context: dict[str, Any], language: str | None = None) -> SafeString:
     """The frame of ``frame_context``: the table, then the emptied prompt and notice."""
-    return mark_safe(_fragments().render(context))
+    return mark_safe(_fragments(language=language).render(context))
 
 
 def render_player_frames(
@@ -327,12 +365,15 @@ def render_player_frames(
     frames: dict[str, str] = {}
     positions: dict[str, int] = {}
     version = ""
-    with translation.override(settings.LANGUAGE_CODE):
+    language = settings.LANGUAGE_CODE
+    with translation.override(language):
+        # What every player's view shows alike is made once.
+        shared = table_view_shared(table=table, rows=rows, state=state)
         for seat in rows.seats:
             if seat.user_id is None:
                 continue
             frames[str(seat.user_id)], version = render_frame_and_version(
-                table=table, seat=seat.position, rows=rows, state=state
+                table=table, seat=seat.position, shared=shared, language=language
             )
             positions[str(seat.user_id)] = seat.position
     if not frames:

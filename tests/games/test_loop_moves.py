@@ -5,6 +5,7 @@ services store, and leaves every move it does not make plainly to them, having w
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -235,3 +236,44 @@ async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
                 await socket.disconnect()
     assert made_by_services == [{"play": "Kd"}]
     assert len(await database_sync_to_async(_stored)(game)) == 1
+
+
+async def test_the_rows_read_on_the_loop_are_the_rows_the_orm_reads() -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    async with loop_moves._connection() as conn:
+        cursor = conn.cursor()
+        for select in (services.game_playing_locked, services.table_seats):
+            sql, params = select.statement(table_id=table.pk)
+            await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
+            cursor.nextset()
+            on_loop = select.models(await cursor.fetchall())
+            cursor.nextset()
+            by_orm = await database_sync_to_async(_in_a_transaction)(select, table.pk)
+            assert [_fields(row) for row in on_loop] == [_fields(row) for row in by_orm]
+            times = [value for row in on_loop for value in _values(_fields(row))]
+            assert any(isinstance(value, datetime) for value in times)
+            for value in times:
+                if isinstance(value, datetime):
+                    assert value.tzinfo is UTC
+
+
+def _in_a_transaction(select: Any, table_id: int) -> list[Any]:
+    with transaction.atomic():
+        return list(select(table_id=table_id))
+
+
+def _fields(row: Any) -> dict[str, Any]:
+    values = {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
+    for name in ("table", "user"):  # the related rows read with it
+        related = getattr(row, name, None) if name in row._state.fields_cache else None
+        if related is not None:
+            values[name] = _fields(related)
+    return values
+
+
+def _values(fields: dict[str, Any]) -> list[Any]:
+    """The values of ``_fields``, those of its related rows too."""
+    found = []
+    for value in fields.values():
+        found += _values(value) if isinstance(value, dict) else [value]
+    return found
