@@ -31,10 +31,18 @@ from django.conf import settings
 from django.db import connections
 
 from . import services
+from .lru import LruCache
 from .models import Game, GameEvent, Table
-from .prepared import inserted, update_and_insert_statement
+from .prepared import PreparedSelect, inserted, update_and_insert_statement
 from .rules import GameState
-from .selectors import TableRows, game_position_remember, game_state_kept, table_rows_kept
+from .selectors import (
+    TableRows,
+    game_events_wanted,
+    game_position_remember,
+    game_state_after,
+    game_state_kept,
+    table_rows_kept,
+)
 from .table_frames import render_player_frames
 
 logger = logging.getLogger(__name__)
@@ -185,12 +193,50 @@ async def table_move(
     locked, rows, after, event = made
     # Committed: the position is this process's to keep, as ``services._act_locked`` keeps it.
     game_position_remember(game=locked, state=after, event=event)
+    _seen.put(table_id, (locked.pk, after.log_length))
     notice = services.table_notice(
         table_id=table_id,
         message={"kind": "action", "game": locked.pk, "number": event.number},
         frames=lambda: render_player_frames(table=locked.table, rows=rows, state=after),
     )
     return [(services.table_group_name(table_id), notice)]
+
+
+#: A game's stored events from a number on, to replay the moves this process has not seen.
+_events_since = PreparedSelect(
+    lambda game_id, number: (
+        GameEvent.objects.filter(game_id=game_id, number__gte=number)
+        .order_by("number")
+        .only("id", "number", "seat", "action")
+    ),
+    "game_id",
+    "number",
+)
+
+#: By table, the game and the number of events of the last position this process knew.
+_seen: LruCache[tuple[int, int]] = LruCache(4096)
+
+
+def _unseen_events(table_id: int, version: str | None) -> tuple[int, int] | None:
+    """The game and the first event number to read with the lock, when the player's view
+    (``version``, ``table.game.events``) shows events after the last position a move at the
+    table was made at in this process (moves made through another worker)."""
+    try:
+        _table_version, game_id, events = (int(part) for part in (version or "").split("."))
+    except ValueError:
+        return None
+    seen = _seen.get(table_id)
+    if seen is None or seen[0] != game_id:
+        return None  # a game new to this process: its events are read if needed
+    return (game_id, seen[1]) if events > seen[1] else None
+
+
+async def _events(
+    cursor: psycopg.AsyncCursor[Any], game: Game, since: int
+) -> list[tuple[int, int, Any]]:
+    sql, params = _events_since.statement(game_id=game.pk, number=since)
+    await cursor.execute(sql, params)
+    return [(row.pk, row.seat, row.action) for row in _events_since.models(await cursor.fetchall())]
 
 
 async def _move_in(
@@ -203,23 +249,44 @@ async def _move_in(
     action_id: str,
 ) -> tuple[Game, TableRows, GameState, GameEvent]:
     # Two round trips: the transaction begun with the game row locked (with its table and room)
-    # and the seats read (with their players); then the move written and committed.
+    # and the seats read (with their players), and the events this process has not seen when
+    # the player's view names a later position of the game; then the move written and committed.
     lock, seats_select = services.game_playing_locked, services.table_seats
     if not (lock.compiled() and seats_select.compiled()):
         raise _NotHere  # the ORM compiles them on the services' first move, off the loop
     lock_sql, lock_params = lock.statement(table_id=table_id)
     seats_sql, seats_params = seats_select.statement(table_id=table_id)
-    await cursor.execute(f"BEGIN; {lock_sql}; {seats_sql}", [*lock_params, *seats_params])
+    sql, params = f"BEGIN; {lock_sql}; {seats_sql}", [*lock_params, *seats_params]
+    unseen = _unseen_events(table_id, version)
+    if unseen is not None:
+        events_sql, events_params = _events_since.statement(game_id=unseen[0], number=unseen[1])
+        sql, params = f"{sql}; {events_sql}", [*params, *events_params]
+    await cursor.execute(sql, params)
     cursor.nextset()
     games = lock.models(await cursor.fetchall())
     cursor.nextset()
     seats = seats_select.models(await cursor.fetchall())
+    read: list[GameEvent] | None = None
+    if unseen is not None:
+        cursor.nextset()
+        read = _events_since.models(await cursor.fetchall())
     if not games:
         raise _NotHere
     game = games[0]
     state = game_state_kept(game=game)
     if state is None:
-        raise _NotHere  # events this process has not seen: the services read them
+        # Moves made elsewhere (another worker's sockets): their events, read under the lock.
+        since = game_events_wanted(game=game)
+        if read is not None and unseen is not None and unseen[0] == game.pk and unseen[1] <= since:
+            events = [(row.pk, row.seat, row.action) for row in read if row.number >= since]
+        else:
+            events = await _events(cursor, game, since)
+        state = game_state_after(game=game, events=events, since=since)
+        if state is None:
+            state = game_state_after(game=game, events=await _events(cursor, game, 0), since=0)
+        if state is None:
+            raise _NotHere
+    _seen.put(table_id, (game.pk, state.log_length))
     table: Table = game.table
     for row in seats:
         row.table = table

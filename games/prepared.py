@@ -22,8 +22,9 @@ from django.db.models.query import get_related_populators
 M = TypeVar("M", bound=models.Model)
 
 # Stand-ins for the parameters while the queryset is compiled: numbers no row uses, each
-# found again among the compiled statement's parameters.
-_MARKER_BASE = -7_304_251_000
+# found again among the compiled statement's parameters. They fit any integer column, so that the
+# ORM does not fold a comparison with a number out of a column's range into the statement.
+_MARKER_BASE = 2_147_000_000
 
 
 @dataclass(frozen=True)

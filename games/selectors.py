@@ -105,27 +105,55 @@ def game_state(*, game: Game) -> GameState:
     otherwise replays the game from the deal. Raises ``ValueError`` if a stored event does not
     replay, which only corrupt data can cause.
     """
+    known = game_state_kept(game=game)
+    if known is not None:
+        return known  # the row names this very position
+    since = game_events_wanted(game=game)
+    state = game_state_after(game=game, events=_events_since(game, since), since=since)
+    if state is None:  # the known position is not the stored game's any more
+        state = game_state_after(game=game, events=_events_since(game, 0), since=0)
+    assert state is not None
+    return state
+
+
+def _events_since(game: Game, number: int) -> list[tuple[int, int, Any]]:
+    return list(
+        game.events.filter(number__gte=number)
+        .order_by("number")
+        .values_list("id", "seat", "action")
+    )
+
+
+def game_events_wanted(*, game: Game) -> int:
+    """The number of the first stored event (``id``, ``seat``, ``action``, by number) that
+    ``game_state_after`` needs after this process's known position of ``game``; 0: all."""
+    known = positions.get(_position_key(game))
+    if known is None or known.last_event is None:
+        return 0
+    return int(known.state.log_length)
+
+
+def game_state_after(
+    *, game: Game, events: list[tuple[int, int, Any]], since: int
+) -> GameState | None:
+    """The position after ``game``'s stored ``events`` (``id``, ``seat``, ``action``), read from
+    number ``since`` (``game_events_wanted``), which the process keeps from then on; None when
+    they do not go on from the known position (read them all, ``since`` 0, then)."""
     key = _position_key(game)
     known = positions.get(key)
-    if known is not None and known.position_id == game.position_id:
-        return known.state  # the row names this very position
     state: GameState | None = None
-    if known is not None and known.last_event is not None:
-        length = known.state.log_length
-        rows = list(
-            game.events.filter(number__gte=length)
-            .order_by("number")
-            .values_list("id", "seat", "action")
-        )
-        if rows and rows[0] == known.last_event:
-            state, rows = known.state, rows[1:]
-    last_event = None if state is None or known is None else known.last_event
-    if state is None:
+    last_event = None
+    if since:
+        if known is None or known.last_event is None or known.state.log_length != since:
+            return None
+        if not events or tuple(events[0]) != known.last_event:
+            return None
+        state, last_event, events = known.state, known.last_event, events[1:]
+    else:
         # A known deal saves building it again; anything else is replayed from the deal.
         deal = known is not None and known.last_event is None
         state = known.state if deal and known is not None else game_initial_state(game=game)
-        rows = list(game.events.order_by("number").values_list("id", "seat", "action"))
-    for event_id, seat, action in rows:
+    for event_id, seat, action in events:
         try:
             if seat != state.to_move:
                 raise IllegalMoveError("not_your_turn", f"seat {seat} is not to move")

@@ -173,13 +173,57 @@ async def test_a_repeated_action_id_writes_nothing_and_the_connection_goes_on() 
     assert len(await database_sync_to_async(_stored)(game)) == 2
 
 
-async def test_a_player_not_seated_or_a_position_not_kept_is_left_to_the_services() -> None:
+async def test_a_player_not_seated_is_left_to_the_services() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     stranger = await database_sync_to_async(make_player)("stranger")
     assert await _move(stranger, table, {"play": "3s 4s 5s"}) is None
-    selectors.positions.clear()  # as in a process that has not seen the game yet
-    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is None
     assert await database_sync_to_async(_stored)(game) == []
+
+
+@pytest.mark.parametrize(("known", "reads_apart"), [("nothing", 1), ("an older position", 0)])
+async def test_moves_made_in_another_process_are_read_and_replayed_under_the_lock(
+    known: str, reads_apart: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that made the game's last move but one reads the move it did not see with the
+    lock, in the same round trip; one that knows nothing of the game reads the events after."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    reads: list[int] = []
+    read_apart = loop_moves._events
+
+    async def counted(cursor: Any, game: Game, since: int) -> Any:
+        reads.append(since)
+        return await read_apart(cursor, game, since)
+
+    monkeypatch.setattr(loop_moves, "_events", counted)
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    if known == "nothing":
+        selectors.positions.clear()  # as in a process that has not seen the game yet
+    # Another worker's socket makes the next move: this process does not see its position.
+    await database_sync_to_async(_move_elsewhere)(users[1], table, {"pass": True})
+    notices = await _move(users[2], table, {"pass": True}, action_id="loop-move-0003")
+    assert notices is not None
+    stored = await database_sync_to_async(_stored)(game)
+    assert [(number, seat, action) for number, seat, action, *_ in stored] == [
+        (1, 0, {"play": "3s 4s 5s"}),
+        (2, 1, {"pass": True}),
+        (3, 2, {"pass": True}),
+    ]
+    kept = selectors.game_state_kept(
+        game=await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    )
+    assert kept is not None and kept.log_length == 3 and kept.to_move == 0 and kept.table is None
+    assert len(reads) == reads_apart
+
+
+def _move_elsewhere(user: User, table: Table, action: dict[str, Any]) -> None:
+    """``user``'s move through the services, the position this process keeps left as it was."""
+    game = Game.objects.get(table=table, status=Game.Status.PLAYING)
+    key = selectors._position_key(game)
+    known = selectors.positions.get(key)
+    services.table_game_act(user=user, table=table, action=action, version=_version(table))
+    selectors.positions.clear()
+    if known is not None:
+        selectors.positions.put(key, known)
 
 
 async def test_the_move_that_ends_the_game_is_left_to_the_services_which_settle_it() -> None:
