@@ -19,6 +19,8 @@ process has not seen) rolls back and returns None, and the caller makes the acti
 from __future__ import annotations
 
 import asyncio
+import copy
+import dataclasses
 import datetime
 import logging
 import weakref
@@ -32,7 +34,7 @@ from django.db import connections
 
 from . import services
 from .lru import LruCache
-from .models import Game, GameEvent, Table
+from .models import Game, GameEvent, Seat, Table
 from .prepared import PreparedSelect, inserted, update_and_insert_statement
 from .rules import GameState
 from .selectors import (
@@ -213,6 +215,20 @@ _events_since = PreparedSelect(
     "number",
 )
 
+
+@dataclasses.dataclass(frozen=True)
+class _KeptRows:
+    """The rows of a table that the last move made here read, with the game row as the move
+    left it, and their models: a move whose rows are these takes copies of the models."""
+
+    game_row: tuple[Any, ...]
+    game: Game
+    seat_rows: list[tuple[Any, ...]]
+    seats: list[Seat]
+
+
+_kept: LruCache[_KeptRows] = LruCache(4096)
+
 #: By table, the game and the number of events of the last position this process knew.
 _seen: LruCache[tuple[int, int]] = LruCache(4096)
 
@@ -263,9 +279,16 @@ async def _move_in(
         sql, params = f"{sql}; {events_sql}", [*params, *events_params]
     await cursor.execute(sql, params)
     cursor.nextset()
-    games = lock.models(await cursor.fetchall())
+    game_rows = await cursor.fetchall()
     cursor.nextset()
-    seats = seats_select.models(await cursor.fetchall())
+    seat_rows = await cursor.fetchall()
+    kept = _kept.get(table_id)
+    if kept is not None and game_rows == [kept.game_row] and seat_rows == kept.seat_rows:
+        # The rows this process's last move here left: their models, not built again.
+        games = [copy.copy(kept.game)]
+        seats = [copy.copy(row) for row in kept.seats]
+    else:
+        games, seats = lock.models(game_rows), seats_select.models(seat_rows)
     read: list[GameEvent] | None = None
     if unseen is not None:
         cursor.nextset()
@@ -313,5 +336,10 @@ async def _move_in(
     if written is None:
         raise _NotHere  # nothing was written (the row locked above is always found)
     inserted(event, written[0])
+    # The game row as this move left it, for the next move here to know it again.
+    left = list(game_rows[0])
+    for name in fields:
+        left[lock.column_of(name)] = getattr(game, name)
+    _kept.put(table_id, _KeptRows(tuple(left), copy.copy(game), seat_rows, seats))
     # The frames render from a copy: the row as this move left it.
     return game, services.rows_with_game(rows, game), after, event

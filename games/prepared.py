@@ -67,6 +67,11 @@ class PreparedSelect(Generic[M]):
         first call, which must not be on an event loop)."""
         return using in self._compiled
 
+    def column_of(self, name: str, *, using: str = "default") -> int:
+        """Where the field ``name`` (an attribute name) of the selected model is in a row."""
+        compiled = self._compiled.get(using) or self._compile(using)
+        return compiled.fields_start + compiled.init_list.index(name)
+
     def statement(self, *, using: str = "default", **values: Any) -> tuple[str, list[Any]]:
         """The statement's text and its parameters, for a cursor of ``using``'s vendor."""
         compiled = self._compiled.get(using) or self._compile(using)

@@ -297,6 +297,7 @@ def frame_context(
         settlement = []
         for row in game["settlement"]["seats"]:
             settlement.append({**row, "seat": by_position[row["position"]]})
+    choice_rows = [{"as": ranks, "label": combo_label(ranks, language)} for ranks in choices]
     winner_name = ""
     if settlement and game is not None and game["winner"] is not None:
         winner_name = by_position[game["winner"]]["name"]
@@ -319,12 +320,38 @@ def frame_context(
         "settlement": settlement,
         "multiplier": multiplier,
         "notice": notice,
-        "choices": [{"as": ranks, "label": combo_label(ranks, language)} for ranks in choices],
+        "choices": choice_rows,
         "prompt_cards": prompt_cards,
+        "prompt_html": _prompt_html(choice_rows, prompt_cards, view["version"], language),
+        "notice_html": _notice_html(notice, language),
         "invite_url": reverse("games:table_join", args=[view["invite_code"]])
         if view["invite_code"]
         else None,
     }
+
+
+def _prompt_html(
+    choices: list[dict[str, str]], cards: str, version: str, language: str
+) -> SafeString:
+    """The prompt slot of a frame: empty but for the choice of a play's meaning."""
+    if not choices:
+        return _empty_slots(language)[0]
+    parts = _fragments("table_parts", language).module
+    return mark_safe(str(parts.prompt_slot(choices, cards, version)))
+
+
+def _notice_html(notice: str, language: str) -> SafeString:
+    """The notice slot of a frame: empty unless ``notice`` says something."""
+    if not notice:
+        return _empty_slots(language)[1]
+    return mark_safe(str(_fragments("table_parts", language).module.notice_slot(notice)))
+
+
+@functools.cache
+def _empty_slots(language: str) -> tuple[SafeString, SafeString]:
+    """The empty prompt and notice slots, which nearly every frame ends with."""
+    parts = _fragments("table_parts", language).module
+    return mark_safe(str(parts.prompt_slot([], "", ""))), mark_safe(str(parts.notice_slot("")))
 
 
 def render_frame_and_version(

@@ -321,3 +321,34 @@ def _values(fields: dict[str, Any]) -> list[Any]:
     for value in fields.values():
         found += _values(value) if isinstance(value, dict) else [value]
     return found
+
+
+async def test_the_next_move_takes_the_rows_this_move_left_without_building_them_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    kept = loop_moves._kept.get(table.pk)
+    assert kept is not None
+    # The game row as the move left it is the row as stored, model and all.
+    async with loop_moves._connection() as conn:
+        cursor = conn.cursor()
+        sql, params = services.game_playing_locked.statement(table_id=table.pk)
+        await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
+        cursor.nextset()
+        assert await cursor.fetchall() == [kept.game_row]
+    stored = await database_sync_to_async(_in_a_transaction)(services.game_playing_locked, table.pk)
+    assert [_fields(row) for row in stored] == [_fields(kept.game)]
+    # So the next move here builds no model of them.
+    built: list[int] = []
+    build = services.game_playing_locked.models
+
+    def counted(rows: Any, **kwargs: Any) -> Any:
+        built.append(len(rows))
+        return build(rows, **kwargs)
+
+    monkeypatch.setattr(services.game_playing_locked, "models", counted)
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert built == []
+    stored_events = await database_sync_to_async(_stored)(game)
+    assert [(number, seat) for number, seat, *_ in stored_events] == [(1, 0), (2, 1)]
