@@ -219,7 +219,8 @@ _events_since = PreparedSelect(
 @dataclasses.dataclass(frozen=True)
 class _KeptRows:
     """The rows of a table that the last move made here read, with the game row as the move
-    left it, and their models: a move whose rows are these takes copies of the models."""
+    left it, and their models: a move whose rows are these takes them (a copy of the game's).
+    Nothing changes them once kept."""
 
     game_row: tuple[Any, ...]
     game: Game
@@ -284,9 +285,9 @@ async def _move_in(
     seat_rows = await cursor.fetchall()
     kept = _kept.get(table_id)
     if kept is not None and game_rows == [kept.game_row] and seat_rows == kept.seat_rows:
-        # The rows this process's last move here left: their models, not built again.
-        games = [copy.copy(kept.game)]
-        seats = [copy.copy(row) for row in kept.seats]
+        # The rows this process's last move here left: their models, not built again (a copy of
+        # the game's, which the move changes; nothing changes the seats').
+        games, seats = [copy.copy(kept.game)], kept.seats
     else:
         games, seats = lock.models(game_rows), seats_select.models(seat_rows)
     read: list[GameEvent] | None = None
@@ -340,6 +341,6 @@ async def _move_in(
     left = list(game_rows[0])
     for name in fields:
         left[lock.column_of(name)] = getattr(game, name)
-    _kept.put(table_id, _KeptRows(tuple(left), copy.copy(game), seat_rows, seats))
+    _kept.put(table_id, _KeptRows(tuple(left), game, seat_rows, seats))
     # The frames render from a copy: the row as this move left it.
     return game, services.rows_with_game(rows, game), after, event
