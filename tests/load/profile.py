@@ -46,6 +46,11 @@ POOL_ENTRIES: tuple[tuple[str, str], ...] = (
 )
 MAIN_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("idle: waiting in epoll", ("EpollSelector.select",)),
+    ("a move on the event loop: the players' frames", ("render_player_frames (",)),
+    (
+        "a move on the event loop: statements, rows and checks (games.loop_moves)",
+        ("games/loop_moves.py",),
+    ),
     ("channel layer and Redis client", ("channels_redis", "redis/")),
     ("websocket frames out (autobahn, twisted)", ("autobahn", "twisted")),
     ("handing work to the thread pool and back (asgiref)", ("asgiref/",)),
