@@ -17,8 +17,8 @@ Environment variables:
   ``SECURE_HSTS_SECONDS`` can be set from the environment.
 - ``CONN_MAX_AGE``: seconds a database connection is kept open, default 60.
 - ``TABLE_RUNNER_IN_PROCESS``: whether each daphne process runs a table runner, default true.
-- ``TABLE_MOVES_ON_LOOP``: players' moves on the event loop on PostgreSQL (games.loop_moves), default
-  true.
+- ``TABLE_MOVES_ON_LOOP``: players' moves on the event loop on PostgreSQL (games.loop_moves),
+  default true.
 - ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
   (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
   default 0 (the header is ignored).
