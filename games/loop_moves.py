@@ -9,11 +9,12 @@ statements (``services``' prepared ones), the same checks (``services.move_seat`
 the worker's event loop.
 
 Only the plain case is made here: the game being played, the player seated at it, the move
-legal, chosen on the current view and not ending the game, and the rows the process keeps
-(``games.positions``, the players and balances) naming this very position. Anything else
-(a refusal, a repeated action id, the end of a game and its settlement, a position this
-process has not seen) rolls back and returns None, and the caller makes the action through
-``services.table_game_act`` as before, which decides it in full.
+legal, chosen on the current view and not ending the game, with the game's players and
+balances kept by the process. The position comes from ``games.positions``; the moves made
+through another worker are read from the stored events under the lock and replayed. Anything
+else (a refusal, a repeated action id, the end of a game and its settlement, a seat whose
+timeouts the move resets, rows the process does not keep) rolls back and returns None, and the
+caller makes the action through ``services.table_game_act`` as before, which decides it in full.
 """
 
 from __future__ import annotations
