@@ -689,11 +689,8 @@ _players_and_balances: LruCache[tuple[dict[int, GamePlayer], dict[int, int]]] = 
 def table_rows_during_game(*, table: Table, game: Game, seats: list[Seat]) -> TableRows:
     """``table_rows`` for the frames after a move in ``game``, which is being played; ``seats``
     are the table's seats as the move read them, with their users."""
-    known = _players_and_balances.get(_rows_key(table, game))
-    if known is None:
-        return table_rows(table=table, game=game, seats=seats)
-    players, balances = known
-    return TableRows(seats=seats, game=game, players=players, balances=balances)
+    kept = table_rows_kept(table=table, game=game, seats=seats)
+    return kept if kept is not None else table_rows(table=table, game=game, seats=seats)
 
 
 def table_rows_kept(*, table: Table, game: Game, seats: list[Seat]) -> TableRows | None:

@@ -304,19 +304,12 @@ def _game_deal(
         game.save(update_fields=["turn_deadline"])
     game_position_remember(game=game, state=deal, event=None)
     locked.status = Table.Status.PLAYING
-    frames = None
-    if seats is not None:
-        frames = functools.partial(_frames_after_start, table=locked, seats=seats, game=game)
     _broadcast_on_commit(
-        table_id=locked.pk, message={"kind": "started", "game": game.pk}, frames=frames
+        table_id=locked.pk,
+        message={"kind": "started", "game": game.pk},
+        frames=_frames_from_rows(table=locked, seats=seats, last=game),
     )
     return game
-
-
-def _frames_after_start(*, table: Table, seats: list[Seat], game: Game) -> dict[str, Any]:
-    from .table_frames import frames_of_table  # presentation: needed only after a commit
-
-    return frames_of_table(table=table, seats=seats, last=game)
 
 
 # Turns and their deadlines -----------------------------------------------------------------------
@@ -847,16 +840,24 @@ def _table_broadcast_on_commit(
     """Tell the table's group that ``kind`` changed. ``seats``: the table's seats with their
     users as the change leaves them, and ``last``, its latest game (not being played), for the
     frames, which then read only that game's players and the balances."""
-    frames = None
-    if seats is not None:
-        from . import table_frames  # presentation: needed only after a commit
-
-        frames = functools.partial(
-            table_frames.frames_of_table, table=table, seats=seats, last=last
-        )
     _broadcast_on_commit(
-        table_id=table.pk, message={"kind": kind, "version": table.version}, frames=frames
+        table_id=table.pk,
+        message={"kind": kind, "version": table.version},
+        frames=_frames_from_rows(table=table, seats=seats, last=last),
     )
+
+
+def _frames_from_rows(
+    *, table: Table, seats: list[Seat] | None, last: Game | None
+) -> Callable[[], dict[str, Any]] | None:
+    """The players' frames after a change, from ``table``, its ``seats`` (with their users, by
+    position) and its latest game ``last`` as the change left them; None without the seats (the
+    frames then read the table anew)."""
+    if seats is None:
+        return None
+    from . import table_frames  # presentation: needed only after a commit
+
+    return functools.partial(table_frames.frames_of_table, table=table, seats=seats, last=last)
 
 
 def _lock_user(user: User) -> None:

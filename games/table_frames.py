@@ -422,7 +422,7 @@ def frames_of_table(
 ) -> dict[str, Any]:
     """``render_player_frames`` after any change of the table, read as it is now: the table
     ``table_id``, or ``table`` and its ``seats`` (with their users, by position) as the change
-    left them, and its latest game ``last`` (not being played), when the caller has them."""
+    left them, and its latest game ``last``, when the caller has them."""
     if table is None:
         table = Table.objects.select_related("room").get(pk=table_id)
     rows = table_rows(table=table, game=last, seats=seats)
