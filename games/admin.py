@@ -44,6 +44,7 @@ class RoomAdminForm(forms.ModelForm):
             "min_coins",
             "max_coins",
             "rules",
+            "turn_seconds",
             "is_open",
             "position",
         ]
@@ -79,6 +80,7 @@ class RoomAdmin(admin.ModelAdmin):
         "base",
         "min_coins",
         "max_coins",
+        "turn_seconds",
         "is_open",
         "position",
     )

@@ -285,6 +285,9 @@ class ThreePeople(browser.BrowserTestCase):
     BOT_FILL_SECONDS=1, BOT_MOVE_DELAY_SECONDS=0.1, TABLE_RUNNER_INTERVAL_SECONDS=0.1
 )
 class TurnTimer(browser.BrowserTestCase):
+    # A deal that a bot leads, so that the player's time first runs out while following.
+    deals = 5
+
     def test_a_player_who_does_nothing_is_played_for_then_takes_the_seat_back(self) -> None:
         self.shot_prefix = "e-timer"
         make_player("fadai")
@@ -297,6 +300,22 @@ class TurnTimer(browser.BrowserTestCase):
         page.goto(self.url("/rooms/quick/"))
         page.get_by_role("button", name="开始游戏").click()
         expect(page.locator("#table")).to_have_attribute("data-status", "playing", timeout=20_000)
+        # What the page showed of the player's own seat, whatever frames came and went between
+        # two looks: the countdown's texts until a pass was shown.
+        page.evaluate(
+            """() => {
+              window.seen = {countdown: [], passed: false};
+              const look = () => {
+                if (window.seen.passed) { return; }
+                const text = document.querySelector(".me-area .countdown-text");
+                if (text && text.textContent) { window.seen.countdown.push(text.textContent); }
+                if (document.querySelector(".me-area .pass-mark")) { window.seen.passed = true; }
+              };
+              new MutationObserver(look).observe(document.body, {
+                childList: true, subtree: true, characterData: true,
+              });
+            }"""
+        )
 
         # On the player's turn a countdown runs from the server's deadline.
         expect(page.locator("#table")).to_have_attribute("data-my-turn", "true", timeout=20_000)
@@ -306,8 +325,27 @@ class TurnTimer(browser.BrowserTestCase):
         user = User.objects.get(username="fadai")
         game = Game.objects.get(table__seats__user=user)
         seat = GamePlayer.objects.get(game=game, user=user).seat
+        game.refresh_from_db()
+        assert game.to_move == seat
+        assert countdown.get_attribute("data-deadline") == game.turn_deadline.isoformat()
+        assert countdown.get_attribute("data-seconds") == "3"
 
-        # Nobody clicks: the server acts for the player twice, then 托管 takes over.
+        # Nobody clicks: the countdown runs out and the server passes for the player (a pass
+        # that ends the round is followed at once by the new round, so the page may show only
+        # the second one).
+        page.wait_for_function("() => window.seen.passed", timeout=20_000)
+        texts = page.evaluate("() => window.seen.countdown")
+        left = [int(text.removesuffix("s")) for text in texts]
+        assert left[0] == 3 and left[-1] <= 1, left
+        # Down by the second, each turn from the room's 3 seconds.
+        steps = zip(left, left[1:], strict=False)
+        assert all(later <= earlier or later == 3 for earlier, later in steps), left
+        first = list(GameEvent.objects.filter(game=game, seat=seat).order_by("number")[:2])
+        assert [(event.source, event.action) for event in first] == [
+            (GameEvent.Source.TIMEOUT, {"pass": True})
+        ] * 2
+
+        # Once more, and 托管 takes over: the bot plays for the player.
         banner = page.locator(".auto-play-banner")
         expect(banner).to_be_visible(timeout=40_000)
         expect(page.locator(".me-area .badge-auto")).to_have_text("托管")
@@ -318,10 +356,20 @@ class TurnTimer(browser.BrowserTestCase):
         )
         assert len(timeouts) == 2
         self.shot("auto-play")
+        played_for = GameEvent.objects.filter(
+            game=game, seat=seat, source=GameEvent.Source.AUTO_PLAY
+        )
+        deadline = time.monotonic() + 30
+        while not played_for.exists():
+            assert time.monotonic() < deadline, "the bot never played for the player"
+            time.sleep(0.2)
+        expect(banner).to_be_visible()  # it plays on until the player takes the seat back
 
-        # One click takes the seat back.
+        # One click takes the seat back, and the next turn is the player's own again.
         page.locator('[data-action="resume"]').click()
         expect(banner).to_have_count(0)
         expect(page.locator(".me-area .badge-auto")).to_have_count(0)
         assert not Seat.objects.get(user=user).auto_play
         self.shot("seat-taken-back")
+        expect(page.locator("#table")).to_have_attribute("data-my-turn", "true", timeout=20_000)
+        expect(countdown).to_be_visible()

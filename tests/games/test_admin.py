@@ -188,6 +188,7 @@ def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room
         "base": 500,
         "min_coins": 1000,
         "max_coins": "",
+        "turn_seconds": 20,
         "is_open": "on",
         "position": 3,
     }
@@ -216,12 +217,39 @@ def test_room_coins_range_is_checked(admin_client: Client, room: Room) -> None:
             "min_coins": 5000,
             "max_coins": 1000,
             "rules": "{}",
+            "turn_seconds": 20,
             "position": 3,
         },
     )
     assert response.status_code == 200
     room.refresh_from_db()
     assert room.min_coins == 0
+
+
+def test_a_rooms_seconds_per_turn_are_set_in_the_admin(admin_client: Client, room: Room) -> None:
+    data = {
+        "name_zh": "测试场",
+        "name_en": "Test room",
+        "base": 400,
+        "min_coins": 0,
+        "max_coins": "",
+        "rules": "{}",
+        "is_open": "on",
+        "position": 3,
+    }
+    url = f"/admin/games/room/{room.pk}/change/"
+    assert 'name="turn_seconds"' in admin_client.get(url).content.decode()
+    for bad in (4, 301, "", "ten"):
+        response = admin_client.post(url, {**data, "turn_seconds": bad})
+        assert response.status_code == 200, bad
+        assert response.context["adminform"].form.errors["turn_seconds"], bad
+    room.refresh_from_db()
+    assert room.turn_seconds == 20
+
+    response = admin_client.post(url, {**data, "turn_seconds": 30})
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.turn_seconds == 30
 
 
 def test_tables_with_their_seats(admin_client: Client, room: Room, trio: list[User]) -> None:

@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import User
 from games import selectors, services
+from games.bots import SensiblePolicy, choose_for
 from games.models import Dispute, Game, Table
-from games.rules import GameRecord, GandengyanRules, deal_from_seed, parse_cards
+from games.rules import (
+    GameRecord,
+    GameState,
+    GandengyanRules,
+    Play,
+    deal_from_seed,
+    format_cards,
+    parse_cards,
+)
 from tests.games.helpers import play_out, start_from_position
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +172,34 @@ def test_the_dispute_queue(game: Game, trio: list[User], staff: User) -> None:
     assert ordered == [first, third, second]
     assert [d.status for d in ordered] == [Dispute.Status.OPEN, Dispute.Status.OPEN, "rejected"]
     assert list(selectors.disputes_of_player(game=game, user_id=trio[1].pk)) == [second]
+
+
+@pytest.mark.django_db(databases=[])
+@pytest.mark.parametrize("seed", range(6))
+def test_hints_offer_the_bots_choice_first_then_every_other_play_once(seed: int) -> None:
+    rng = random.Random(seed)
+    state = GameState.deal(seed)
+    checked = 0
+    while not state.is_terminal:
+        hints = selectors.play_hints(state)
+        plays = [move for move in state.legal_moves() if isinstance(move, Play)]
+        choice = choose_for(state, SensiblePolicy())
+        if not plays:
+            assert hints == []
+        else:
+            offered = [frozenset(parse_cards(hint["cards"])) for hint in hints]
+            # Every set of cards that can be played, once each; each hint a legal meaning of it.
+            assert len(offered) == len(set(offered))
+            assert set(offered) == {frozenset(move.cards) for move in plays}
+            for hint in hints:
+                assert hint["as"] in selectors.play_meanings(
+                    state, Play(parse_cards(hint["cards"]))
+                )
+            if isinstance(choice, Play):
+                assert hints[0] == {
+                    "cards": format_cards(choice.cards),
+                    "as": choice.combo.ranks_text(),
+                }
+            checked += 1
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert checked > 5
