@@ -59,21 +59,44 @@ def wait_for_version_change(page: Page, version: str, timeout: float = 20) -> No
     )
 
 
+def selected_cards(page: Page) -> set[str]:
+    return set(
+        page.locator("#hand-form input[name=cards]:checked").evaluate_all(
+            "inputs => inputs.map(input => input.value)"
+        )
+    )
+
+
 def take_turn(page: Page, *, use_hint: bool) -> None:
     """Make one move as a person would: pick cards (by Hint, or by clicking the cards of the
     first suggestion) and press Play, or press Pass when nothing beats the table."""
     version = table_state(page)["version"]
     hints = json.loads(page.locator("#hints").text_content() or "[]")
     if not hints:
+        # Nothing beats the table: the page says so, and Pass is the only button.
+        expect(page.locator("#table")).to_have_attribute("data-can-beat", "false")
+        expect(page.locator(".cannot-beat")).to_have_text("你没有牌能压过桌上的牌。")
+        expect(page.locator('[data-action="play"], [data-action="hint"]')).to_have_count(0)
+        expect(page.locator('[data-action="pass"]')).to_have_class(re.compile(r"button-primary"))
         page.locator('[data-action="pass"]').click()
     else:
         if use_hint:
-            page.locator('[data-action="hint"]').click()
+            hint = page.locator('[data-action="hint"]')
+            # Hint offers each play in turn, the bot's choice first, and comes round again.
+            rounds = len(hints) + 1 if len(hints) <= 8 else 1
+            for index in range(rounds):
+                hint.click()
+                expected = set(hints[index % len(hints)]["cards"].split())
+                expect(page.locator("#hand-form input[name=cards]:checked")).to_have_count(
+                    len(expected)
+                )
+                assert selected_cards(page) == expected
         else:
             for code in hints[0]["cards"].split():
                 page.locator(f'#hand-form label[data-card="{code}"]').click()
         chosen = page.locator("#hand-form input[name=cards]:checked")
         expect(chosen).to_have_count(len(hints[0]["cards"].split()))
+        assert selected_cards(page) == set(hints[0]["cards"].split())
         page.locator('[data-action="play"]').click()
         choice = page.locator("#prompt .prompt-choice button")
         try:
@@ -104,7 +127,8 @@ def play_to_the_end(
     pages: list[Page], *, on_turn: object = None, before_turn: object = None
 ) -> int:
     """Let every page move when it is its turn until the game ends; returns the turns taken.
-    ``before_turn(page, turns)`` and ``on_turn(turns)`` are called around each move."""
+    ``before_turn(page, turns)`` and ``on_turn(turns)`` are called around each move;
+    ``before_turn`` returns True when it saw the move made itself."""
     turns = 0
     deadline = time.monotonic() + GAME_TIMEOUT
     while time.monotonic() < deadline:
@@ -115,9 +139,8 @@ def play_to_the_end(
         if mover is None:
             time.sleep(0.1)
             continue
-        if callable(before_turn):
-            before_turn(mover, turns)
-        take_turn(mover, use_hint=turns % 2 == 0)
+        if not (callable(before_turn) and before_turn(mover, turns)):
+            take_turn(mover, use_hint=turns % 2 == 0)
         turns += 1
         if callable(on_turn):
             on_turn(turns)
@@ -162,15 +185,50 @@ class AgainstBots(browser.BrowserTestCase):
         self.shot("spectator-phone", phone)
         assert watcher.pk
 
-        shots = {"done": False}
+        # The player's own table fits a phone too: the hand wraps, nothing runs off the side.
+        mobile = self.new_context(viewport={"width": 390, "height": 844}).new_page()
+        self.log_in(mobile, "xiaohong")
+        mobile.goto(self.url(f"/tables/{table.pk}/"))
+        expect(mobile.locator("#table")).to_have_attribute("data-spectator", "false")
+        cards = mobile.locator("#hand-form .card")
+        expect(cards.first).to_be_visible()
+        assert mobile.evaluate("() => document.documentElement.scrollWidth") <= 390
+        for box in cards.evaluate_all(
+            "cards => cards.map(card => card.getBoundingClientRect().toJSON())"
+        ):
+            assert box["left"] >= 0 and box["right"] <= 390, box
+        self.shot("player-phone", mobile)
+        mobile.context.close()
 
-        def mid_game(mover: Page, turn: int) -> None:
+        done = {"shot": False, "auto_pass": False}
+        seat = Seat.objects.get(table=table, user=user).position
+
+        def mid_game(mover: Page, turn: int) -> bool:
             # The table at the player's turn, with cards to beat: the README's picture.
-            if not shots["done"] and mover.locator("[data-board]").count():
-                shots["done"] = True
+            table_now = mover.locator("#table")
+            if (
+                not done["shot"]
+                and mover.locator("[data-board]").count()
+                and table_now.get_attribute("data-can-beat") == "true"
+            ):
+                done["shot"] = True
                 self.shot("playing")
+            if done["auto_pass"]:
+                return False
+            if table_now.get_attribute("data-can-beat") != "false":
+                return False
+            # Nothing beats the table: with the switch on, the page passes by itself.
+            done["auto_pass"] = True
+            version = table_state(mover)["version"]
+            mover.locator("#auto-pass").check()
+            wait_for_version_change(mover, version)
+            mover.locator("#auto-pass").uncheck()
+            last = GameEvent.objects.filter(game__table=table, seat=seat).latest("pk")
+            assert (last.source, last.action) == (GameEvent.Source.PLAYER, {"pass": True})
+            return True
 
         play_to_the_end([page], before_turn=mid_game)
+        assert done["auto_pass"], "no turn came where nothing beat the table"
         expect(page.locator(".settlement")).to_be_visible()
         self.shot("settlement")
 
@@ -178,6 +236,22 @@ class AgainstBots(browser.BrowserTestCase):
         assert game.status == Game.Status.FINISHED and game.settled_at is not None
         mine = GamePlayer.objects.get(game=game, user=user)
         assert mine.coins != 0  # bots play for the house: every game moves coins
+        # Each seat's row: cards left × multiplier × 2 if spring × base = what it pays.
+        multiplier = game.result["multiplier"]
+        for player in GamePlayer.objects.filter(game=game):
+            cells = page.locator(f'.settlement tr[data-seat="{player.seat}"] td')
+            expect(cells).to_have_text(
+                [
+                    str(player.cards_left),
+                    f"×{multiplier}",
+                    "×2 春天" if player.spring else "–",
+                    signed_coins(player.nominal),
+                    signed_coins(player.coins),
+                ]
+            )
+            if player.seat != game.winner:
+                spring = 2 if player.spring else 1
+                assert player.nominal == -player.cards_left * multiplier * spring * game.base
         row = page.locator(f'.settlement tr[data-seat="{mine.seat}"]')
         expect(row.locator(".coin-change")).to_have_text(signed_coins(mine.coins))
         expect(page.locator(".seed")).to_have_text(game.seed)
