@@ -1,6 +1,7 @@
 """The table runner: the work no player's click triggers. Bots take the free seats of tables
-whose players have waited long enough, and when a turn's deadline passes the server acts for the
-seat: a bot's move, 托管, or a player's time running out.
+whose players have waited long enough; after a game, players who have not pressed 再来一局 in
+time leave their seats; and when a turn's deadline passes the server acts for the seat: a bot's
+move, 托管, or a player's time running out.
 
 Each step is a service call in its own transaction that locks the row it changes and checks
 again under the lock, so any number of runners (in daphne processes or ``manage.py
@@ -19,7 +20,11 @@ from django.db import close_old_connections
 from django.utils import timezone
 
 from . import services
-from .selectors import games_with_a_turn_due, tables_to_fill_with_bots
+from .selectors import (
+    games_with_a_turn_due,
+    tables_to_fill_with_bots,
+    tables_with_players_not_ready,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -28,11 +33,17 @@ BATCH = 50
 
 
 def run_due_work(*, now: datetime | None = None) -> int:
-    """One pass: seat bots where they are due, then act on the turns that are due. Returns how
-    many tables got bots plus how many moves were made. A failing table or game is logged and
-    skipped, so that it cannot stop the others."""
+    """One pass: free the seats of players who were not ready in time, seat bots where they are
+    due, then act on the turns that are due. Returns how many tables changed seats plus how
+    many moves were made. A failing table or game is logged and skipped, so that it cannot stop
+    the others."""
     now = now or timezone.now()
     done = 0
+    for table in list(tables_with_players_not_ready(now=now)[:BATCH]):
+        try:
+            done += bool(services.table_stand_up_not_ready(table=table, now=now))
+        except Exception:
+            logger.exception("could not free the seats of players not ready at table %s", table.pk)
     for table in list(tables_to_fill_with_bots(now=now)[:BATCH]):
         try:
             done += bool(services.table_fill_with_bots(table=table, now=now))

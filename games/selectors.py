@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Case, Count, Q, QuerySet, Value, When
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -588,6 +588,21 @@ def tables_to_fill_with_bots(*, now: datetime | None = None) -> QuerySet[Table]:
     ).order_by("waiting_since", "pk")
 
 
+def tables_with_players_not_ready(*, now: datetime) -> QuerySet[Table]:
+    """Waiting tables with a player who has not pressed 再来一局 within ``READY_SECONDS`` of the
+    end of the table's last game by ``now``: the ones ``table_stand_up_not_ready`` would free
+    seats at."""
+    last_end = Game.objects.filter(table=OuterRef("pk")).order_by("-number").values("finished_at")
+    not_ready = Seat.objects.filter(table=OuterRef("pk"), user__isnull=False, ready=False)
+    return (
+        Table.objects.filter(status=Table.Status.WAITING)
+        .filter(Exists(not_ready))
+        .annotate(last_finished_at=Subquery(last_end[:1]))
+        .filter(last_finished_at__lte=now - timedelta(seconds=settings.READY_SECONDS))
+        .order_by("last_finished_at", "pk")
+    )
+
+
 def games_with_a_turn_due(*, now: datetime) -> QuerySet[Game]:
     """Games being played whose turn deadline has passed by ``now``, longest overdue first: the
     ones ``game_turn_due`` would act in (a bot's move, 托管, or a player's time running out)."""
@@ -796,8 +811,14 @@ def table_view_shared(
         )
 
     bots_at = None
-    if table.waiting_since is not None and table.status == Table.Status.WAITING:
+    waiting = table.status == Table.Status.WAITING
+    if waiting and table.waiting_since is not None and not table.is_private:
         bots_at = (table.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)).isoformat()
+    # After a game: until when its players may press 再来一局 before their seats are freed.
+    ready_by = None
+    not_ready = any(s.user_id is not None and not s.ready for s in seats)
+    if waiting and not_ready and game is not None and game.is_over and game.finished_at:
+        ready_by = (game.finished_at + timedelta(seconds=settings.READY_SECONDS)).isoformat()
     view = {
         "table": table.pk,
         "room": {"code": table.room.code, "name": table.room.name, "base": table.room.base},
@@ -810,6 +831,7 @@ def table_view_shared(
         "you": None,
         "seats": seat_rows,
         "bots_at": bots_at,
+        "ready_by": ready_by,
         "stock": None if state is None else state.stock_count,
         "multiplier": None if state is None else state.multiplier,
         "game": game_data,

@@ -907,11 +907,13 @@ def _check_admitted(*, user: User, room: Room) -> None:
         )
 
 
+#: A seat its player left: nothing of theirs (托管, timeouts) stays for the next one.
+_FREED_SEAT: dict[str, Any] = {"user": None, "ready": False, "auto_play": False, "timeouts": 0}
+
+
 def _current_seat(user: User) -> Seat | None:
     """The player's seat at a table that is not closed (a seat left at a closed one is freed)."""
-    Seat.objects.filter(user_id=user.pk, table__status=Table.Status.CLOSED).update(
-        user=None, ready=False
-    )
+    Seat.objects.filter(user_id=user.pk, table__status=Table.Status.CLOSED).update(**_FREED_SEAT)
     return Seat.objects.select_related("table").filter(user_id=user.pk).first()
 
 
@@ -972,7 +974,7 @@ def _free_seat(*, table: Table, user: User) -> None:
         raise TableRefused(
             "game_in_progress", _("You cannot leave while a game is being played at your table.")
         )
-    table.seats.filter(user_id=user.pk).update(user=None, ready=False)
+    table.seats.filter(user_id=user.pk).update(**_FREED_SEAT)
     _table_broadcast_on_commit(table=table, kind=_table_changed(table=table, kind="left"))
 
 
@@ -1209,6 +1211,29 @@ def _seat_bots(*, table: Table, now: datetime) -> int:
     if filled:
         _table_changed_then_start(table=table, kind="bots", now=now)
     return filled
+
+
+@transaction.atomic
+def table_stand_up_not_ready(*, table: Table, now: datetime | None = None) -> int:
+    """Free the seats of the players at ``table`` who have not pressed 再来一局 within
+    ``READY_SECONDS`` of the end of its last game by ``now`` (default: the current time), so
+    that a player who walked away does not hold up the others: bots or other players take the
+    seats (and a table nobody is left at closes). Returns how many players were stood up.
+    """
+    now = now or timezone.now()
+    locked = _lock_tables(table.pk)[table.pk]
+    if locked.status != Table.Status.WAITING:
+        return 0
+    last = table_current_game(table=locked)
+    if last is None or last.finished_at is None or last.status == Game.Status.PLAYING:
+        return 0
+    if now - last.finished_at < timedelta(seconds=settings.READY_SECONDS):
+        return 0
+    stood = locked.seats.filter(user__isnull=False, ready=False).update(**_FREED_SEAT)
+    if stood:
+        _table_changed_then_start(table=locked, kind="left", now=now, last=last)
+    table.status, table.version = locked.status, locked.version
+    return stood
 
 
 @transaction.atomic

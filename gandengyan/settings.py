@@ -172,6 +172,9 @@ GAME_SEED_SOURCE = "games.seeds.secure_seed"
 # Tables: bots take the free seats once a player has waited this long, and pause before moving.
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# After a game, a player who has not pressed 再来一局 within this long leaves the seat, so that
+# one who walked away does not hold up the others.
+READY_SECONDS = env.int("READY_SECONDS", default=30)
 # The table runner (games.runner) seats bots and makes their moves. By default each daphne
 # process runs one, started by the first table socket; `manage.py run_tables` runs it alone.
 TABLE_RUNNER_IN_PROCESS = env.bool("TABLE_RUNNER_IN_PROCESS", default=True)

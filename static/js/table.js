@@ -69,8 +69,8 @@
   }
 
   function updateCountdowns() {
-    $$("[data-bots-at]").forEach(function (elt) {
-      var at = Date.parse(elt.dataset.botsAt);
+    $$("[data-count-to]").forEach(function (elt) {
+      var at = Date.parse(elt.dataset.countTo);
       var left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
       elt.textContent = (elt.dataset.template || "{n}").replace("{n}", left);
     });

@@ -9,8 +9,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import runner, services
-from games.models import Game, GameEvent, Room, Table
-from games.selectors import games_with_a_turn_due, tables_to_fill_with_bots
+from games.models import Game, GameEvent, Room, Seat, Table
+from games.selectors import (
+    games_with_a_turn_due,
+    tables_to_fill_with_bots,
+    tables_with_players_not_ready,
+)
+from tests.games.helpers import play_out
 
 
 def test_bots_sit_down_at_public_tables_only_when_the_wait_is_over(
@@ -93,3 +98,84 @@ def test_people_get_the_rooms_time_before_the_server_acts(room: Room, trio: list
     assert list(games_with_a_turn_due(now=almost)) == []
     assert runner.run_due_work(now=almost) == 0
     assert not game.events.exists()
+
+
+def test_players_not_ready_in_time_after_a_game_leave_their_seats_to_bots(
+    room: Room, trio: list[User]
+) -> None:
+    for user in trio:
+        table, _ = services.table_play(user=user, room=room)
+    first = Game.objects.get(table=table)
+    play_out(first)
+    first.refresh_from_db()
+    assert first.finished_at is not None
+    services.table_play_again(user=trio[0], table=table)
+    # The last player walked away in 托管: nothing of theirs stays with the seat.
+    Seat.objects.filter(user=trio[2]).update(auto_play=True, timeouts=2)
+    ready_by = first.finished_at + timedelta(seconds=settings.READY_SECONDS)
+    early = ready_by - timedelta(milliseconds=1)
+    assert list(tables_with_players_not_ready(now=early)) == []
+    assert services.table_stand_up_not_ready(table=table, now=early) == 0
+    assert Seat.objects.filter(table=table, user__isnull=False).count() == 3
+
+    assert list(tables_with_players_not_ready(now=ready_by)) == [table]
+    assert runner.run_due_work(now=ready_by) == 1
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING and table.waiting_since == ready_by
+    assert seat_rows(table) == [(0, "zhao", True), (1, None, False), (2, None, False)]
+    assert list(tables_with_players_not_ready(now=ready_by)) == []
+    # The player who was ready keeps the seat; bots take the others after the usual wait.
+    later = ready_by + timedelta(seconds=settings.BOT_FILL_SECONDS)
+    runner.run_due_work(now=later)
+    second = Game.objects.get(table=table, number=2)
+    assert [(p.user_id, p.is_bot) for p in second.players.order_by("seat")] == [
+        (trio[0].pk, False),
+        (None, True),
+        (None, True),
+    ]
+    # A player who sits in the freed seat later does not inherit 托管.
+    freed = Seat.objects.get(table=table, position=2)
+    assert (freed.auto_play, freed.timeouts) == (False, 0)
+
+
+def test_a_table_where_nobody_is_ready_in_time_closes(room: Room, trio: list[User]) -> None:
+    for user in trio:
+        table, _ = services.table_play(user=user, room=room)
+    first = Game.objects.get(table=table)
+    play_out(first)
+    first.refresh_from_db()
+    assert first.finished_at is not None
+    due = first.finished_at + timedelta(seconds=settings.READY_SECONDS)
+    assert services.table_stand_up_not_ready(table=table, now=due) == 3
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    # Each of them may sit down elsewhere at once.
+    elsewhere, position = services.table_play(user=trio[0], room=room)
+    assert elsewhere != table and position == 0
+
+
+def test_players_who_are_all_ready_or_still_playing_keep_their_seats(
+    room: Room, trio: list[User]
+) -> None:
+    for user in trio:
+        table, _ = services.table_play(user=user, room=room)
+    game = Game.objects.get(table=table)
+    much_later = timezone.now() + timedelta(seconds=settings.READY_SECONDS * 10)
+    # A game being played: nobody is "not ready".
+    assert list(tables_with_players_not_ready(now=much_later)) == []
+    assert services.table_stand_up_not_ready(table=table, now=much_later) == 0
+    play_out(game)
+    for user in trio[:2]:
+        services.table_play_again(user=user, table=table)
+    second = services.table_play_again(user=trio[2], table=table)
+    assert second is not None
+    assert services.table_stand_up_not_ready(table=table, now=much_later) == 0
+    assert Seat.objects.filter(table=table, user__isnull=False).count() == 3
+
+
+def seat_rows(table: Table) -> list[tuple[int, str | None, bool]]:
+    return [
+        (seat.position, seat.user.username if seat.user else None, seat.ready)
+        for seat in Seat.objects.filter(table=table).select_related("user").order_by("position")
+    ]

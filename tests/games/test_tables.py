@@ -21,6 +21,7 @@ from games import selectors, services
 from games.models import Game, Room, Seat, Table
 from games.rules import parse_cards
 from games.services import TableRefused
+from games.table_frames import render_frame_and_version
 from tests.games.helpers import make_player, make_room, play_out, set_balance
 
 pytestmark = pytest.mark.django_db
@@ -573,3 +574,45 @@ def test_players_pressing_play_at_once_fill_tables_without_a_double_seat() -> No
         playing = Game.objects.filter(table=table, status=Game.Status.PLAYING).count()
         assert playing == (1 if len(taken) == 3 else 0)
         assert table.status == (Table.Status.PLAYING if playing else Table.Status.WAITING)
+
+
+def test_after_a_game_the_table_says_until_when_its_players_may_play_again(
+    room: Room, trio: list[User]
+) -> None:
+    table, game = full_table(room, trio)
+    assert selectors.table_view(table=table, seat=0)["ready_by"] is None  # being played
+    play_out(game)
+    game.refresh_from_db()
+    table.refresh_from_db()
+    assert game.finished_at is not None
+    ready_by = (game.finished_at + timedelta(seconds=settings.READY_SECONDS)).isoformat()
+    assert selectors.table_view(table=table, seat=1)["ready_by"] == ready_by
+    assert selectors.table_view(table=table, seat=None)["ready_by"] == ready_by
+    with translation.override("en"):
+        frame, _ = render_frame_and_version(table=table, seat=1)
+    assert f'data-count-to="{ready_by}"' in frame
+    assert "Players who are not ready in {n} s leave their seats." in frame
+    with translation.override("zh-hans"):
+        frame, _ = render_frame_and_version(table=table, seat=1)
+    assert "{n} 秒内未准备的玩家将离座。" in frame
+    # Once every player is ready the next game starts, and the time no longer shows.
+    for user in trio:
+        services.table_play_again(user=user, table=table)
+    table.refresh_from_db()
+    assert selectors.table_view(table=table, seat=0)["ready_by"] is None
+
+
+def test_only_a_public_table_counts_down_to_its_bots(room: Room, trio: list[User]) -> None:
+    public, _ = services.table_play(user=trio[0], room=room)
+    private = services.table_create_private(user=trio[1], room=room)
+    assert public.waiting_since is not None and private.waiting_since is not None
+    bots_at = public.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)
+    assert selectors.table_view(table=public, seat=0)["bots_at"] == bots_at.isoformat()
+    assert selectors.table_view(table=private, seat=0)["bots_at"] is None
+    with translation.override("en"):
+        frame, _ = render_frame_and_version(table=private, seat=0)
+    assert "bots take the free seats" not in frame
+    assert "Waiting for friends to sit down" in frame
+    with translation.override("zh-hans"):
+        frame, _ = render_frame_and_version(table=private, seat=0)
+    assert "等待好友入座" in frame and "机器人补位" in frame  # the button still offers bots
