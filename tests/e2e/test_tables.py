@@ -230,6 +230,9 @@ class AgainstBots(browser.BrowserTestCase):
         play_to_the_end([page], before_turn=mid_game)
         assert done["auto_pass"], "no turn came where nothing beat the table"
         expect(page.locator(".settlement")).to_be_visible()
+        # The time left to press 再来一局 before the seat goes to someone else.
+        ready_by = re.compile(r"^\d+ 秒内未准备的玩家将离座。$")
+        expect(page.locator(".ready-by")).to_have_text(ready_by)
         self.shot("settlement")
 
         game = Game.objects.get(table=table)
