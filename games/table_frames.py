@@ -173,6 +173,15 @@ def _fragments(name: str = "table_frame", language: str | None = None) -> jinja2
     their own (gandengyan/jinja2.py says why Jinja2), in ``language`` (the active one). The
     environment keeps them compiled."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
+    environment = _fragments_environment(language)
+    if environment.auto_reload:  # while developing: edits to the templates show at once
+        return environment.get_template(f"games/{name}.html")
+    return _fragments_template(name, language)
+
+
+@functools.cache
+def _fragments_template(name: str, language: str) -> jinja2.Template:
+    # The environment's own cache checks its loader and takes a lock on every call.
     return _fragments_environment(language).get_template(f"games/{name}.html")
 
 
@@ -181,9 +190,9 @@ def _fragments_environment(language: str) -> jinja2.Environment:
     return environment_for_language(engines["fragments"].env, language)  # type: ignore[attr-defined]
 
 
-#: The seats' HTML by everything it shows: from one move to the next most seats look the same,
-#: and the one seat looks the same to every viewer but its own player.
-_seats_html: LruCache[SafeString] = LruCache(4096)
+#: The seats' HTML by everything it shows, as everyone sees it and as its own player does: from
+#: one move to the next most seats look the same.
+_seats_html: LruCache[tuple[SafeString, SafeString]] = LruCache(4096)
 
 
 def seat_html(
@@ -206,22 +215,27 @@ def seat_html(
         None if last is None else tuple(sorted(last.items())),
         *(row[field] for field in _SEAT_FIELDS),
     )
-    html = _seats_html.get(key)
-    if html is None:
+    both = _seats_html.get(key)
+    if both is None:
         seat = {**row, "last": _action_view(last, language)}
         parts = _fragments("table_parts", language).module
-        html = mark_safe(str(parts.seat(seat, status, deadline, turn_seconds)))
-        _seats_html.put(key, html)
-    return html
+        html = str(parts.seat(seat, status, deadline, turn_seconds))
+        others = html.replace("<!--you-->", "", 1).replace("<!--you-badge-->", "", 1)
+        yours = html.replace("<!--you-->", " is-you", 1).replace(
+            "<!--you-badge-->", str(parts.you_badge()), 1
+        )
+        both = (mark_safe(others), mark_safe(yours))
+        _seats_html.put(key, both)
+    return both[1] if row["is_you"] else both[0]
 
 
-#: What a seat's HTML shows of its row in ``table_view``: the key it is kept by.
+#: What a seat's HTML shows of its row in ``table_view``: the key it is kept by (``is_you``
+#: picks one of the two kept).
 _SEAT_FIELDS = (
     "position",
     "name",
     "is_bot",
     "is_empty",
-    "is_you",
     "coins",
     "ready",
     "cards",
