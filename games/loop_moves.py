@@ -111,6 +111,14 @@ def _close_now(conn: psycopg.AsyncConnection[Any]) -> None:
     conn.pgconn.finish()
 
 
+def _close_for_closed_loops() -> None:
+    """Close the idle connections of event loops that were closed (and are not gone yet)."""
+    for loop, held in list(_by_loop.items()):
+        if loop.is_closed():
+            held.close()
+            _by_loop.pop(loop, None)
+
+
 def close_connections() -> None:
     """Close every idle connection of every event loop (tests, before the database goes)."""
     for held in list(_by_loop.values()):
@@ -144,9 +152,14 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
     a rollback if what it was used for failed (closed if even that fails, or if it was
     cancelled mid-way)."""
     loop = asyncio.get_running_loop()
+    if len(_by_loop) > 1:
+        _close_for_closed_loops()
     held = _by_loop.get(loop)
     if held is None:
         held = _by_loop[loop] = _Connections()
+        # A loop that goes (a test's, asgiref's for one call) takes its connections with it,
+        # whatever else still refers to them.
+        weakref.finalize(loop, held.close)
     conn = await held.take()
     try:
         yield conn

@@ -4,6 +4,7 @@ services store, and leaves every move it does not make plainly to them, having w
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -351,3 +352,20 @@ async def test_the_next_move_takes_the_rows_this_move_left_without_building_them
     assert built == []
     stored_events = await database_sync_to_async(_stored)(game)
     assert [(number, seat) for number, seat, *_ in stored_events] == [(1, 0), (2, 1)]
+
+
+async def test_the_connections_of_a_loop_that_ends_are_closed() -> None:
+    """asgiref runs each call from a thread on a loop of its own: the connections such a loop
+    opened must not stay open after it (a test making thousands of calls ran out of them)."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    kept: list[Any] = []
+
+    async def on_another_loop() -> None:
+        assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+        kept.extend(loop_moves._by_loop[asyncio.get_running_loop()].idle)
+
+    await asyncio.to_thread(asyncio.run, on_another_loop())
+    assert kept and not any(conn.closed for conn in kept)
+    # Closed when the loop goes, or at the latest with the next move of another loop.
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002")
+    assert all(conn.closed for conn in kept)
