@@ -128,10 +128,7 @@ def close_connections() -> None:
 async def _connect() -> psycopg.AsyncConnection[Any]:
     wrapper = connections["default"]
     params = wrapper.get_connection_params()
-    # Parameters bound by the server (psycopg turns Django's %s into $1 ...), to statements
-    # prepared once per connection: psycopg neither quotes them into the text in Python nor
-    # does PostgreSQL parse and plan them again for every move.
-    params["cursor_factory"] = psycopg.AsyncCursor
+    params["cursor_factory"] = psycopg.AsyncClientCursor  # %s placeholders, as Django's
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
     timezone_name = wrapper.timezone_name
     if conn.info.parameter_status("TimeZone") != timezone_name:
@@ -193,7 +190,7 @@ async def table_move(
     try:
         async with _connection() as conn:
             made = await _move_in(
-                conn,
+                conn.cursor(),
                 user=user,
                 table_id=table_id,
                 action=action,
@@ -266,15 +263,15 @@ def _unseen_events(table_id: int, version: str | None) -> tuple[int, int] | None
 
 
 async def _events(
-    conn: psycopg.AsyncConnection[Any], game: Game, since: int
+    cursor: psycopg.AsyncCursor[Any], game: Game, since: int
 ) -> list[tuple[int, int, Any]]:
     sql, params = _events_since.statement(game_id=game.pk, number=since)
-    cursor = await conn.execute(sql, params, prepare=True)
+    await cursor.execute(sql, params)
     return [(row.pk, row.seat, row.action) for row in _events_since.models(await cursor.fetchall())]
 
 
 async def _move_in(
-    conn: psycopg.AsyncConnection[Any],
+    cursor: psycopg.AsyncCursor[Any],
     *,
     user: Any,
     table_id: int,
@@ -288,18 +285,18 @@ async def _move_in(
     lock, seats_select = services.game_playing_locked, services.table_seats
     if not (lock.compiled() and seats_select.compiled()):
         raise _NotHere  # the ORM compiles them on the services' first move, off the loop
+    lock_sql, lock_params = lock.statement(table_id=table_id)
+    seats_sql, seats_params = seats_select.statement(table_id=table_id)
+    sql, params = f"BEGIN; {lock_sql}; {seats_sql}", [*lock_params, *seats_params]
     unseen = _unseen_events(table_id, version)
-    # Each statement's results come to a cursor of its own; the pipeline sends them at once.
-    game_cursor, seats_cursor, events_cursor = conn.cursor(), conn.cursor(), conn.cursor()
-    async with conn.pipeline():
-        await game_cursor.execute("BEGIN")
-        await game_cursor.execute(*lock.statement(table_id=table_id), prepare=True)
-        await seats_cursor.execute(*seats_select.statement(table_id=table_id), prepare=True)
-        if unseen is not None:
-            events = _events_since.statement(game_id=unseen[0], number=unseen[1])
-            await events_cursor.execute(*events, prepare=True)
-    game_rows = await game_cursor.fetchall()
-    seat_rows = await seats_cursor.fetchall()
+    if unseen is not None:
+        events_sql, events_params = _events_since.statement(game_id=unseen[0], number=unseen[1])
+        sql, params = f"{sql}; {events_sql}", [*params, *events_params]
+    await cursor.execute(sql, params)
+    cursor.nextset()
+    game_rows = await cursor.fetchall()
+    cursor.nextset()
+    seat_rows = await cursor.fetchall()
     kept = _kept.get(table_id)
     if kept is not None and game_rows == [kept.game_row] and seat_rows == kept.seat_rows:
         # The rows this process's last move here left: their models, not built again (a copy of
@@ -309,7 +306,8 @@ async def _move_in(
         games, seats = lock.models(game_rows), seats_select.models(seat_rows)
     read: list[GameEvent] | None = None
     if unseen is not None:
-        read = _events_since.models(await events_cursor.fetchall())
+        cursor.nextset()
+        read = _events_since.models(await cursor.fetchall())
     if not games:
         raise _NotHere
     game = games[0]
@@ -320,10 +318,10 @@ async def _move_in(
         if read is not None and unseen is not None and unseen[0] == game.pk and unseen[1] <= since:
             events = [(row.pk, row.seat, row.action) for row in read if row.number >= since]
         else:
-            events = await _events(conn, game, since)
+            events = await _events(cursor, game, since)
         state = game_state_after(game=game, events=events, since=since)
         if state is None:
-            state = game_state_after(game=game, events=await _events(conn, game, 0), since=0)
+            state = game_state_after(game=game, events=await _events(cursor, game, 0), since=0)
         if state is None:
             raise _NotHere
     _seen.put(table_id, (game.pk, state.log_length))
@@ -347,11 +345,9 @@ async def _move_in(
     )
     if after.is_terminal:
         raise _NotHere  # the end of a game: settled by the services
-    write_cursor = conn.cursor()
-    async with conn.pipeline():
-        await write_cursor.execute(*update_and_insert_statement(game, fields, event), prepare=True)
-        await conn.execute("COMMIT")
-    written = await write_cursor.fetchone()
+    write_sql, write_params = update_and_insert_statement(game, fields, event)
+    await cursor.execute(f"{write_sql}; COMMIT", write_params)
+    written = await cursor.fetchone()
     if written is None:
         raise _NotHere  # nothing was written (the row locked above is always found)
     inserted(event, written[0])

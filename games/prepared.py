@@ -190,7 +190,7 @@ def update_and_insert_statement(
     updated_key = connection.ops.quote_name(updated._meta.pk.column)  # type: ignore[union-attr]
     sql = (
         f"WITH updated AS ({update_sql} RETURNING {updated_key}) "
-        f"INSERT INTO {table} ({columns}) SELECT {_typed_values(type(new), using)}"
+        f"INSERT INTO {table} ({columns}) SELECT {', '.join(['%s'] * len(fields_of_new))}"
         f" FROM updated RETURNING {key}"
     )
     values = [
@@ -214,15 +214,6 @@ def _insert_parts(
         quote(meta.pk.column),  # type: ignore[union-attr]
         fields,
     )
-
-
-@functools.cache
-def _typed_values(model: type[models.Model], using: str) -> str:
-    """The placeholders of a new row's values, each cast to its column's type: bound by the
-    server, a parameter in a SELECT list has no type to take from its column."""
-    connection = connections[using]
-    fields = _insert_parts(model, connection.vendor, using)[3]
-    return ", ".join(f"%s::{field.cast_db_type(connection)}" for field in fields)
 
 
 def _insert_statement(

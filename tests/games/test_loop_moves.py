@@ -286,8 +286,13 @@ async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
 async def test_the_rows_read_on_the_loop_are_the_rows_the_orm_reads() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     async with loop_moves._connection() as conn:
+        cursor = conn.cursor()
         for select in (services.game_playing_locked, services.table_seats):
-            on_loop = select.models(await _read(conn, *select.statement(table_id=table.pk)))
+            sql, params = select.statement(table_id=table.pk)
+            await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
+            cursor.nextset()
+            on_loop = select.models(await cursor.fetchall())
+            cursor.nextset()
             by_orm = await database_sync_to_async(_in_a_transaction)(select, table.pk)
             assert [_fields(row) for row in on_loop] == [_fields(row) for row in by_orm]
             times = [value for row in on_loop for value in _values(_fields(row))]
@@ -295,13 +300,6 @@ async def test_the_rows_read_on_the_loop_are_the_rows_the_orm_reads() -> None:
             for value in times:
                 if isinstance(value, datetime):
                     assert value.tzinfo is UTC
-
-
-async def _read(conn: Any, sql: str, params: list[Any]) -> list[Any]:
-    """The rows of a statement, as the loop reads them (bound by the server, prepared), in a
-    transaction rolled back after it."""
-    async with conn.transaction(force_rollback=True):
-        return list(await (await conn.execute(sql, params, prepare=True)).fetchall())
 
 
 def _in_a_transaction(select: Any, table_id: int) -> list[Any]:
@@ -335,8 +333,11 @@ async def test_the_next_move_takes_the_rows_this_move_left_without_building_them
     assert kept is not None
     # The game row as the move left it is the row as stored, model and all.
     async with loop_moves._connection() as conn:
-        statement = services.game_playing_locked.statement(table_id=table.pk)
-        assert await _read(conn, *statement) == [kept.game_row]
+        cursor = conn.cursor()
+        sql, params = services.game_playing_locked.statement(table_id=table.pk)
+        await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
+        cursor.nextset()
+        assert await cursor.fetchall() == [kept.game_row]
     stored = await database_sync_to_async(_in_a_transaction)(services.game_playing_locked, table.pk)
     assert [_fields(row) for row in stored] == [_fields(kept.game)]
     # So the next move here builds no model of them.
