@@ -210,8 +210,8 @@ class Game(models.Model):
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     settled_at = models.DateTimeField(_("settled at"), null=True, blank=True)
-    # Whose turn it is and since when, kept with every action so that the runner finds the
-    # games where a bot is to move with one query instead of replaying every game.
+    # Whose turn it is and since when, kept with every action: the turn's time is counted from
+    # its start (a 托管 switch never gives it more), and the runner needs no replay to act.
     to_move = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When the server acts for the seat to move: a bot's pause, or a player's time running out.
@@ -228,11 +228,8 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
         ]
         indexes = [
-            models.Index(
-                fields=["turn_started_at"],
-                condition=models.Q(status="playing"),
-                name="game_playing_turn_idx",
-            ),
+            # The runner's query; nothing looks games up by their turn's start, and every move
+            # would write an entry for it.
             models.Index(
                 fields=["turn_deadline"],
                 condition=models.Q(status="playing"),
