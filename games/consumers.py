@@ -324,12 +324,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.exception("could not broadcast an update of table %s", notice.get("table"))
 
     async def _move_on_loop(self, intent: dict[str, Any]) -> Notices | None:
-        """A play or pass of a seated player, made on the event loop (``games.loop_moves``):
-        its notices, or None when it is to be made through the services."""
-        if intent["action"] not in ("play", "pass") or self.seen is None or self.seen[1] is None:
+        """A play or pass, or 再来一局, of a seated player, made on the event loop
+        (``games.loop_moves``): its notices, or None when it is to be made through the
+        services."""
+        if self.seen is None or self.seen[1] is None or not loop_moves.enabled():
+            return None
+        if intent["action"] == "again":
+            return await loop_moves.table_again(user=self.scope["user"], table_id=self.table_id)
+        if intent["action"] not in ("play", "pass"):
             return None
         move = _move_of(intent)
-        if move is None or not loop_moves.enabled():
+        if move is None:
             return None
         return await loop_moves.table_move(
             user=self.scope["user"],
@@ -376,6 +381,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             try:
                 if action == "again":
                     services.table_play_again(user=user, table=table)
+                    if loop_moves.enabled() and not loop_moves.again_statements_compiled():
+                        loop_moves.compile_again_statements()  # for the next ones, on the loop
                 elif action == "bots":
                     services.table_call_bots(user=user, table=table)
                 elif action in ("auto", "resume"):

@@ -31,12 +31,15 @@ from typing import Any
 
 import psycopg
 from django.conf import settings
-from django.db import connections
+from django.db import connections, transaction
+from django.db.models import Subquery
+
+from accounts.models import Wallet
 
 from . import services
 from .lru import LruCache
-from .models import Game, GameEvent, Seat, Table
-from .prepared import PreparedSelect, inserted, update_and_insert_statement
+from .models import Game, GameEvent, GamePlayer, Seat, Table
+from .prepared import PreparedSelect, inserted, update_and_insert_statement, update_statement
 from .rules import GameState
 from .selectors import (
     TableRows,
@@ -358,3 +361,132 @@ async def _move_in(
     _kept.put(table_id, _KeptRows(tuple(left), game, seat_rows, seats))
     # The frames render from a copy: the row as this move left it.
     return game, services.rows_with_game(rows, game), after, event
+
+
+# 再来一局 ----------------------------------------------------------------------------------------
+
+#: What 再来一局 reads in its first round trip: the table locked with its room, its seats with
+#: their players, its latest game, that game's players, and the seated players' wallets.
+_table_locked = PreparedSelect(
+    lambda table_id: (
+        Table.objects.select_for_update(of=("self",)).select_related("room").filter(pk=table_id)
+    ),
+    "table_id",
+)
+_latest_game = PreparedSelect(
+    lambda table_id: Game.objects.filter(table_id=table_id).order_by("-number")[:1], "table_id"
+)
+_latest_game_players = PreparedSelect(
+    lambda table_id: GamePlayer.objects.filter(
+        game_id=Subquery(
+            Game.objects.filter(table_id=table_id).order_by("-number").values("pk")[:1]
+        )
+    ).order_by("seat"),
+    "table_id",
+)
+_seated_wallets = PreparedSelect(
+    lambda table_id: Wallet.objects.filter(
+        user_id__in=Subquery(
+            Seat.objects.filter(table_id=table_id, user__isnull=False).values("user_id")
+        )
+    ),
+    "table_id",
+)
+_AGAIN_READS = (
+    _table_locked,
+    services.table_seats,
+    _latest_game,
+    _latest_game_players,
+    _seated_wallets,
+)
+
+
+def again_statements_compiled() -> bool:
+    return all(select.compiled() for select in _AGAIN_READS)
+
+
+def compile_again_statements() -> None:
+    """Build 再来一局's statements through the ORM, off the event loop (a database thread).
+    A failure is logged: 再来一局 then goes on through the services."""
+    try:
+        with transaction.atomic():
+            for select in _AGAIN_READS:
+                select.statement(table_id=0)
+    except Exception:
+        logger.exception("could not build the statements of 再来一局 on the event loop")
+
+
+async def table_again(*, user: Any, table_id: int) -> Notices | None:
+    """``user``'s 再来一局 at table ``table_id``, made on the event loop when it only marks the
+    player ready (the game does not start with it): the notices of what it committed, or None
+    when it is to be made through ``services.table_play_again`` (nothing was written), which
+    also refuses what is to be refused and starts the next game."""
+    if not again_statements_compiled():
+        return None
+    try:
+        async with _connection() as conn:
+            table, rows, state = await _again_in(conn.cursor(), user=user, table_id=table_id)
+    except _NotHere:
+        return None
+    except psycopg.Error:
+        logger.debug("a 再来一局 on the event loop fell back to the services", exc_info=True)
+        return None
+    except Exception:  # rolled back; the services make it
+        logger.exception("a 再来一局 on the event loop failed; the services make it")
+        return None
+    notice = services.table_notice(
+        table_id=table_id,
+        message={"kind": "ready", "version": table.version},
+        frames=lambda: render_player_frames(table=table, rows=rows, state=state),
+    )
+    return [(services.table_group_name(table_id), notice)]
+
+
+async def _again_in(
+    cursor: psycopg.AsyncCursor[Any], *, user: Any, table_id: int
+) -> tuple[Table, TableRows, GameState]:
+    # Two round trips, as a move: the reads with the table's lock, then the seat and the table
+    # written and committed. The checks are ``services.table_play_again``'s; whatever it would
+    # refuse, and the last player's 再来一局 that deals the next game, are left to it.
+    statements = [select.statement(table_id=table_id) for select in _AGAIN_READS]
+    await cursor.execute(
+        "BEGIN; " + "; ".join(sql for sql, _params in statements),
+        [param for _sql, params in statements for param in params],
+    )
+    found: list[list[Any]] = []
+    for select in _AGAIN_READS:
+        cursor.nextset()
+        found.append(select.models(await cursor.fetchall()))
+    tables, seats, games, players, wallets = found
+    if not tables or not games:
+        raise _NotHere
+    table, last = tables[0], games[0]
+    seat = next((row for row in seats if row.user_id == user.pk), None)
+    balances = {wallet.user_id: wallet.balance for wallet in wallets}
+    if (
+        seat is None
+        or seat.ready
+        or table.status != Table.Status.WAITING
+        or last.status == Game.Status.PLAYING
+        or services.admission_refused(room=table.room, balance=balances.get(user.pk))
+    ):
+        raise _NotHere
+    state = game_state_kept(game=last)
+    if state is None:
+        raise _NotHere  # a game this process did not see end: its frames need its events
+    seat.ready = True
+    if all(row.is_bot or (row.user_id is not None and row.ready) for row in seats):
+        raise _NotHere  # everyone is ready: the services deal the next game
+    for row in seats:
+        row.table = table
+    if services.table_change_planned(table=table, seats=seats):
+        raise _NotHere
+    seat_sql, seat_params = update_statement(seat, ["ready"])
+    table_sql, table_params = update_statement(table, services.TABLE_CHANGE_FIELDS)
+    await cursor.execute(f"{seat_sql}; {table_sql}; COMMIT", [*seat_params, *table_params])
+    players_by_seat = {player.seat: player for player in players}
+    return (
+        table,
+        TableRows(seats=seats, game=last, players=players_by_seat, balances=balances),
+        state,
+    )

@@ -883,28 +883,37 @@ def _seat_count(room: Room) -> int:
 
 def _check_admitted(*, user: User, room: Room) -> None:
     """Refuse a player whose coins lie outside the room's range, or a closed room."""
+    wallet = Wallet.objects.filter(user_id=user.pk).first()
+    refusal = admission_refused(room=room, balance=None if wallet is None else wallet.balance)
+    if refusal is not None:
+        raise refusal
+
+
+def admission_refused(*, room: Room, balance: int | None) -> TableRefused | None:
+    """Why a player with ``balance`` coins (None: no wallet) may not play in ``room`` now, or
+    None if they may."""
     if not room.is_open:
-        raise TableRefused(
+        return TableRefused(
             "room_closed",
             _("{room} is closed for now. Please choose another room.").format(room=room.name),
         )
-    wallet = Wallet.objects.filter(user_id=user.pk).first()
-    if wallet is None:
-        raise TableRefused("no_wallet", _("You have no wallet yet."))
-    if wallet.balance < room.min_coins:
-        raise TableRefused(
+    if balance is None:
+        return TableRefused("no_wallet", _("You have no wallet yet."))
+    if balance < room.min_coins:
+        return TableRefused(
             "balance_too_low",
             _("{room} needs at least {minimum} coins to enter; you have {balance}.").format(
-                room=room.name, minimum=f"{room.min_coins:,}", balance=f"{wallet.balance:,}"
+                room=room.name, minimum=f"{room.min_coins:,}", balance=f"{balance:,}"
             ),
         )
-    if room.max_coins is not None and wallet.balance > room.max_coins:
-        raise TableRefused(
+    if room.max_coins is not None and balance > room.max_coins:
+        return TableRefused(
             "balance_too_high",
             _("{room} admits at most {maximum} coins; you have {balance}.").format(
-                room=room.name, maximum=f"{room.max_coins:,}", balance=f"{wallet.balance:,}"
+                room=room.name, maximum=f"{room.max_coins:,}", balance=f"{balance:,}"
             ),
         )
+    return None
 
 
 #: A seat its player left: nothing of theirs (托管, timeouts) stays for the next one.
@@ -930,20 +939,33 @@ def _table_changed(
     Returns what changed (``kind``, or ``closed``), for the caller to tell listeners."""
     if seats is None:
         seats = list(table.seats.all())
-    humans = [seat for seat in seats if seat.user_id is not None]
-    free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
-    if not humans and table.status != Table.Status.CLOSED:
-        table.status = Table.Status.CLOSED
+    if table_change_planned(table=table, seats=seats, now=now):
         table.seats.filter(is_bot=True).update(is_bot=False, ready=False)
         kind = "closed"
+    table.save(update_fields=TABLE_CHANGE_FIELDS)  # the database checks them
+    return kind
+
+
+#: The fields of a table that a change of its seats sets (``table_change_planned``).
+TABLE_CHANGE_FIELDS = ["status", "waiting_since", "version"]
+
+
+def table_change_planned(*, table: Table, seats: list[Seat], now: datetime | None = None) -> bool:
+    """What a change of seats does to ``table`` (locked), whose ``seats`` are as the change left
+    them: closed if nobody is left, ``waiting_since`` kept while a player sits beside a free
+    seat, the version one up. Set on ``table``, not written; returns whether it closes."""
+    humans = [seat for seat in seats if seat.user_id is not None]
+    free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
+    closes = not humans and table.status != Table.Status.CLOSED
+    if closes:
+        table.status = Table.Status.CLOSED
     if humans and free and table.status != Table.Status.CLOSED:
         if table.waiting_since is None:
             table.waiting_since = now or timezone.now()
     else:
         table.waiting_since = None
     table.version += 1
-    table.save(update_fields=["status", "waiting_since", "version"])  # the database checks them
-    return kind
+    return closes
 
 
 def _table_changed_then_start(

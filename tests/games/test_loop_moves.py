@@ -17,12 +17,12 @@ from django.db import connection, connections, transaction
 from django.test import override_settings
 
 from accounts.models import User
-from games import loop_moves, selectors, services
+from games import loop_moves, selectors, services, table_frames
 from games.models import Game, GameEvent, Table
 from games.rules import parse_cards
 from games.selectors import game_state, table_version
 
-from .helpers import make_player, make_room, start_from_position
+from .helpers import make_player, make_room, play_out, start_from_position
 from .live import connect, intent, receive_frames_until
 
 pytestmark = [
@@ -370,3 +370,70 @@ async def test_the_connections_of_a_loop_that_ends_are_closed() -> None:
     # Closed when the loop goes, or at the latest with the next move of another loop.
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002")
     assert all(conn.closed for conn in kept)
+
+
+# 再来一局 --------------------------------------------------------------------------------------
+
+
+def _table_after_a_game() -> tuple[list[User], Table, Game]:
+    """Three people at a table whose game was played to its end through the services."""
+    room = make_room()
+    users = [make_player(name) for name in ("d", "e", "f")]
+    for user in users:
+        table, _position = services.table_play(user=user, room=room)
+    game = Game.objects.get(table=table)
+    play_out(game)
+    table.refresh_from_db()
+    assert table.status == Table.Status.WAITING
+    loop_moves.compile_again_statements()
+    return users, table, game
+
+
+def _seats_and_version(table: Table) -> tuple[list[bool], int, str, Any]:
+    table.refresh_from_db()
+    ready = list(table.seats.order_by("position").values_list("ready", flat=True))
+    return ready, table.version, table.status, table.waiting_since
+
+
+def _frames_now(table: Table) -> dict[str, Any]:
+    return table_frames.frames_of_table(table_id=table.pk)
+
+
+async def test_play_again_is_made_on_the_loop_and_its_frames_are_the_tables_as_stored() -> None:
+    users, table, game = await database_sync_to_async(_table_after_a_game)()
+    ready, version, status, since = await database_sync_to_async(_seats_and_version)(table)
+    assert ready == [False, False, False]
+
+    notices = await loop_moves.table_again(user=users[1], table_id=table.pk)
+
+    assert notices is not None
+    assert await database_sync_to_async(_seats_and_version)(table) == (
+        [False, True, False],
+        version + 1,
+        status,
+        since,
+    )
+    [(group, notice)] = notices
+    assert group == services.table_group_name(table.pk)
+    assert notice["kind"] == "ready"
+    # The frames are the table as stored, as the services would have rendered them.
+    fresh = await database_sync_to_async(_frames_now)(table)
+    assert notice["frames"] == fresh["frames"] and notice["seats"] == fresh["seats"]
+    assert notice["version"] == fresh["version"] and notice["version"].startswith(f"{version + 1}.")
+
+
+async def test_the_last_play_again_and_refusals_are_left_to_the_services() -> None:
+    users, table, game = await database_sync_to_async(_table_after_a_game)()
+    outsider = await database_sync_to_async(make_player)("g")
+    assert await loop_moves.table_again(user=outsider, table_id=table.pk) is None
+    assert await loop_moves.table_again(user=users[0], table_id=table.pk) is not None
+    assert await loop_moves.table_again(user=users[0], table_id=table.pk) is None  # ready already
+    assert await loop_moves.table_again(user=users[2], table_id=table.pk) is not None
+    before = await database_sync_to_async(_seats_and_version)(table)
+    # The last one deals the next game: through the services, having written nothing here.
+    assert await loop_moves.table_again(user=users[1], table_id=table.pk) is None
+    assert await database_sync_to_async(_seats_and_version)(table) == before
+    second = await database_sync_to_async(services.table_play_again)(user=users[1], table=table)
+    assert second is not None and second.number == 2
+    # While it is played, nobody is asked to play again.
+    assert await loop_moves.table_again(user=users[1], table_id=table.pk) is None
