@@ -1,4 +1,4 @@
-"""A player's move made on the event loop, on PostgreSQL, without a database thread.
+"""A player's move, and 再来一局, made on the event loop, on PostgreSQL, without a database thread.
 
 A socket's database calls run on a pool of threads (``games.db_threads``). For the one action a
 table sends most, a play or a pass that goes on with the game, that hop costs a worker more than
@@ -15,6 +15,9 @@ through another worker are read from the stored events under the lock and replay
 else (a refusal, a repeated action id, the end of a game and its settlement, a seat whose
 timeouts the move resets, rows the process does not keep) rolls back and returns None, and the
 caller makes the action through ``services.table_game_act`` as before, which decides it in full.
+
+再来一局 is made here the same way when it only marks the player ready; the one that deals the next
+game, and anything refused, go through ``services.table_play_again``.
 """
 
 from __future__ import annotations
