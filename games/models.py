@@ -186,8 +186,14 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
+    # Found by its table through the unique (table, number) index: an index of its own would
+    # only be one more entry to write at every move.
     table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
+        Table,
+        on_delete=models.PROTECT,
+        related_name="games",
+        verbose_name=_("table"),
+        db_index=False,
     )
     number = models.PositiveIntegerField(_("hand number at the table"))
     status = models.CharField(
@@ -281,8 +287,13 @@ class GamePlayer(models.Model):
 class GameEvent(models.Model):
     """One action of a game, numbered from 1. Append-only."""
 
+    # Found by its game through the unique (game, number) index, as for a game's table.
     game = models.ForeignKey(
-        Game, on_delete=models.CASCADE, related_name="events", verbose_name=_("game")
+        Game,
+        on_delete=models.CASCADE,
+        related_name="events",
+        verbose_name=_("game"),
+        db_index=False,
     )
     number = models.PositiveIntegerField(_("number"))
 
