@@ -13,7 +13,6 @@ and the frames. A new game starts at a table whose game ended.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
@@ -21,9 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .database import configure, migrate, recreate, seat_tables
-
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gandengyan_action_cost"
+from .benchmark import next_move, seated_database
 
 
 class Meter:
@@ -41,22 +38,17 @@ class Meter:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=600)
-    parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    args = parser.parse_args()
-
-    configure(database_url=args.database_url, secret_key="action-cost-" + "x" * 50)
-    recreate(args.database_url)
-    migrate()
-    seated = seat_tables(args.tables, prefix="cost")
+    args, seated = seated_database(
+        description=__doc__.splitlines()[0],
+        actions=600,
+        database="gandengyan_action_cost",
+        prefix="cost",
+    )
 
     from django.db import connection
 
     from games import selectors, services, table_frames
-    from games.models import Seat, Table
+    from games.models import Table
 
     meter = Meter()
     render = table_frames.render_player_frames
@@ -96,21 +88,11 @@ def main() -> None:
                         sum(meter.queries[part] - before[part] for part in ("service", "frames"))
                     )
                 continue
-            state = selectors.game_state(game=game)
-            user = Seat.objects.select_related("user").get(table=table, position=state.to_move)
-            version = selectors.table_version(table=table, game=game, events=state.log_length)
-            hints = selectors.play_hints(state)
-            if hints and rng.random() > 0.15:
-                hint = hints[0] if rng.random() < 0.75 else rng.choice(hints)
-                action: dict[str, Any] = {"play": hint["cards"], "as": hint["as"]}
-            elif state.table is not None:
-                action = {"pass": True}
-            else:
-                action = {"play": hints[0]["cards"], "as": hints[0]["as"]}
+            user, action, version = next_move(table=table, game=game, rng=rng)
             before = meter.queries.copy()
             cpu, wall = time.process_time(), time.perf_counter()
             frames_cpu = meter.cpu["frames"]
-            services.table_game_act(user=user.user, table=table, action=action, version=version)
+            services.table_game_act(user=user, table=table, action=action, version=version)
             spent = time.process_time() - cpu
             meter.cpu["all"] += spent
             meter.wall["all"] += time.perf_counter() - wall

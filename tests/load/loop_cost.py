@@ -13,33 +13,25 @@ Compare variants of the code within one run of this machine, not with older figu
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import statistics
 import time
 from typing import Any
 
-from .database import configure, migrate, recreate, seat_tables
-
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gandengyan_loop_cost"
+from .benchmark import next_move, seated_database
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--actions", type=int, default=3000)
-    parser.add_argument("--tables", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    args = parser.parse_args()
-
-    configure(database_url=args.database_url, secret_key="loop-cost-" + "x" * 50)
-    recreate(args.database_url)
-    migrate()
-    seated = seat_tables(args.tables, prefix="loop")
+    args, seated = seated_database(
+        description=__doc__.splitlines()[0],
+        actions=3000,
+        database="gandengyan_loop_cost",
+        prefix="loop",
+    )
 
     from games import loop_moves, selectors, services
-    from games.models import Seat, Table
+    from games.models import Table
 
     frames_cpu = [0.0]
     render = loop_moves.render_player_frames
@@ -65,15 +57,7 @@ def main() -> None:
             for seat in table.seats.select_related("user").order_by("position"):
                 services.table_play_again(user=seat.user, table=table)
             continue
-        state = selectors.game_state(game=game)
-        user = Seat.objects.select_related("user").get(table=table, position=state.to_move).user
-        version = selectors.table_version(table=table, game=game, events=state.log_length)
-        hints = selectors.play_hints(state)
-        if hints and (rng.random() > 0.15 or state.table is None):
-            hint = hints[0] if rng.random() < 0.75 else rng.choice(hints)
-            action: dict[str, Any] = {"play": hint["cards"], "as": hint["as"]}
-        else:
-            action = {"pass": True}
+        user, action, version = next_move(table=table, game=game, rng=rng)
         action_id = f"loop-{len(moves) + services_made:08d}"
         frames_cpu[0] = 0.0
         cpu = time.process_time()
