@@ -181,17 +181,25 @@ def test_staff_without_permissions_are_refused(
     assert Dispute.objects.get().status == Dispute.Status.OPEN
 
 
-def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room) -> None:
-    data = {
+def room_form(**changes: object) -> dict[str, object]:
+    """A valid change form of a room, with ``changes`` (None: the field left out)."""
+    data: dict[str, object] = {
         "name_zh": "测试场",
         "name_en": "Test room",
-        "base": 500,
-        "min_coins": 1000,
+        "base": 400,
+        "min_coins": 0,
         "max_coins": "",
+        "rules": "{}",
         "turn_seconds": 20,
         "is_open": "on",
         "position": 3,
     }
+    data.update(changes)
+    return {name: value for name, value in data.items() if value is not None}
+
+
+def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room) -> None:
+    data = room_form(base=500, min_coins=1000)
     url = f"/admin/games/room/{room.pk}/change/"
     for bad in ('{"jokers": 3}', '{"players": 9}', "[1, 2]", '{"bombs_any_higher": true}'):
         response = admin_client.post(url, {**data, "rules": bad})
@@ -210,16 +218,7 @@ def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room
 def test_room_coins_range_is_checked(admin_client: Client, room: Room) -> None:
     response = admin_client.post(
         f"/admin/games/room/{room.pk}/change/",
-        {
-            "name_zh": "测试场",
-            "name_en": "Test room",
-            "base": 400,
-            "min_coins": 5000,
-            "max_coins": 1000,
-            "rules": "{}",
-            "turn_seconds": 20,
-            "position": 3,
-        },
+        room_form(min_coins=5000, max_coins=1000, is_open=None),
     )
     assert response.status_code == 200
     room.refresh_from_db()
@@ -227,16 +226,7 @@ def test_room_coins_range_is_checked(admin_client: Client, room: Room) -> None:
 
 
 def test_a_rooms_seconds_per_turn_are_set_in_the_admin(admin_client: Client, room: Room) -> None:
-    data = {
-        "name_zh": "测试场",
-        "name_en": "Test room",
-        "base": 400,
-        "min_coins": 0,
-        "max_coins": "",
-        "rules": "{}",
-        "is_open": "on",
-        "position": 3,
-    }
+    data = room_form(turn_seconds=None)
     url = f"/admin/games/room/{room.pk}/change/"
     assert 'name="turn_seconds"' in admin_client.get(url).content.decode()
     for bad in (4, 301, "", "ten"):

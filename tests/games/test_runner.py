@@ -103,12 +103,7 @@ def test_people_get_the_rooms_time_before_the_server_acts(room: Room, trio: list
 def test_players_not_ready_in_time_after_a_game_leave_their_seats_to_bots(
     room: Room, trio: list[User]
 ) -> None:
-    for user in trio:
-        table, _ = services.table_play(user=user, room=room)
-    first = Game.objects.get(table=table)
-    play_out(first)
-    first.refresh_from_db()
-    assert first.finished_at is not None
+    table, first = _table_after_a_game(room, trio)
     services.table_play_again(user=trio[0], table=table)
     # The last player walked away in 托管: nothing of theirs stays with the seat.
     Seat.objects.filter(user=trio[2]).update(auto_play=True, timeouts=2)
@@ -139,12 +134,7 @@ def test_players_not_ready_in_time_after_a_game_leave_their_seats_to_bots(
 
 
 def test_a_table_where_nobody_is_ready_in_time_closes(room: Room, trio: list[User]) -> None:
-    for user in trio:
-        table, _ = services.table_play(user=user, room=room)
-    first = Game.objects.get(table=table)
-    play_out(first)
-    first.refresh_from_db()
-    assert first.finished_at is not None
+    table, first = _table_after_a_game(room, trio)
     due = first.finished_at + timedelta(seconds=settings.READY_SECONDS)
     assert services.table_stand_up_not_ready(table=table, now=due) == 3
     table.refresh_from_db()
@@ -172,6 +162,17 @@ def test_players_who_are_all_ready_or_still_playing_keep_their_seats(
     assert second is not None
     assert services.table_stand_up_not_ready(table=table, now=much_later) == 0
     assert Seat.objects.filter(table=table, user__isnull=False).count() == 3
+
+
+def _table_after_a_game(room: Room, trio: list[User]) -> tuple[Table, Game]:
+    """``trio`` at one table of ``room``, its first game played to the end."""
+    for user in trio:
+        table, _ = services.table_play(user=user, room=room)
+    game = Game.objects.get(table=table)
+    play_out(game)
+    game.refresh_from_db()
+    assert game.finished_at is not None
+    return table, game
 
 
 def seat_rows(table: Table) -> list[tuple[int, str | None, bool]]:
