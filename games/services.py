@@ -947,7 +947,7 @@ def _table_changed(
 
 
 #: The fields of a table that a change of its seats sets (``table_change_planned``).
-TABLE_CHANGE_FIELDS = ["status", "waiting_since", "version"]
+TABLE_CHANGE_FIELDS = ("status", "waiting_since", "version")
 
 
 def table_change_planned(*, table: Table, seats: list[Seat], now: datetime | None = None) -> bool:
