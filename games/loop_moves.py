@@ -18,6 +18,10 @@ caller makes the action through ``services.table_game_act`` as before, which dec
 
 再来一局 is made here the same way when it only marks the player ready; the one that deals the next
 game, and anything refused, go through ``services.table_play_again``.
+
+The statements are prepared on each connection the first time it needs them and run by name
+(``TABLE_MOVES_PREPARED``): PostgreSQL then parses and plans each of them once per connection
+instead of at every move.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import dataclasses
 import datetime
 import logging
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -42,7 +46,14 @@ from accounts.models import Wallet
 from . import services
 from .lru import LruCache
 from .models import Game, GameEvent, GamePlayer, Seat, Table
-from .prepared import PreparedSelect, inserted, update_and_insert_statement, update_statement
+from .prepared import (
+    PreparedSelect,
+    inserted,
+    update_and_insert_server_statement,
+    update_and_insert_statement,
+    update_server_statement,
+    update_statement,
+)
 from .rules import GameState
 from .selectors import (
     TableRows,
@@ -139,6 +150,10 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
     timezone_name = wrapper.timezone_name
     if conn.info.parameter_status("TimeZone") != timezone_name:
         await conn.execute("SELECT set_config('TimeZone', %s, false)", [timezone_name])
+    if _prepares():
+        # Planned once: the parameters are keys (a table, a game), whose plans do not depend
+        # on their values; without this the server plans each of the first five runs again.
+        await conn.execute("SET plan_cache_mode = force_generic_plan")
     if wrapper.timezone is datetime.UTC:
         # Django's loader of times parses them in Python, to put its time zone on them; with
         # the session in UTC, psycopg's own (compiled) loader gives the very same values.
@@ -166,6 +181,12 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
     conn = await held.take()
     try:
         yield conn
+    except psycopg.errors.InvalidSqlStatementName:
+        # The session lost its prepared statements (a pooler in front handed over another
+        # one): a new connection prepares them again.
+        _close_now(conn)
+        held.give_back(conn)
+        raise
     except Exception:
         try:
             if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
@@ -179,6 +200,110 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         held.give_back(conn)
         raise
     held.give_back(conn)
+
+
+def _prepares() -> bool:
+    return getattr(settings, "TABLE_MOVES_PREPARED", True)
+
+
+#: The statements prepared on each connection, by name (PostgreSQL keeps them per session).
+_prepared_on: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], set[str]] = (
+    weakref.WeakKeyDictionary()
+)
+#: Each statement's name, the same on every connection of the process.
+_names: dict[Any, str] = {}
+
+
+def _name_of(key: Any) -> str:
+    name = _names.get(key)
+    if name is None:
+        name = _names[key] = f"gandengyan_{len(_names) + 1}"
+    return name
+
+
+class _Batch:
+    """The statements of one round trip: each run by the name it is prepared under on the
+    connection (preparing first, in a round trip of their own, those the connection lacks), or
+    sent as text when statements are not prepared (``TABLE_MOVES_PREPARED`` off)."""
+
+    def __init__(self, cursor: psycopg.AsyncCursor[Any]) -> None:
+        self.cursor = cursor
+        self.prepared = _prepared_on.setdefault(cursor.connection, set()) if _prepares() else None
+        self.sql: list[str] = []
+        self.params: list[Any] = []
+        self.to_prepare: list[tuple[str, str, list[Any]]] = []  # name, PREPARE's text, constants
+
+    def text(self, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> None:
+        self.sql.append(sql)
+        self.params.extend(params)
+
+    def select(self, select: PreparedSelect[Any], **values: Any) -> None:
+        if self.prepared is None:
+            self.text(*select.statement(**values))
+            return
+        arguments = select.arguments(**values)
+        name = self._named(select, lambda: (*select.server_statement(), None))
+        self._execute(name, arguments)
+
+    def update(self, obj: Any, fields: list[str] | tuple[str, ...]) -> None:
+        sql, params = update_statement(obj, fields)
+        if self.prepared is None:
+            self.text(sql, params)
+            return
+        model, names = type(obj), tuple(fields)
+        name = self._named(
+            ("update", model, names), lambda: (update_server_statement(model, names), [], None)
+        )
+        self._execute(name, params)
+
+    def update_and_insert(self, updated: Any, fields: list[str], new: Any) -> None:
+        sql, params = update_and_insert_statement(updated, fields, new)
+        if self.prepared is None:
+            self.text(sql, params)
+            return
+        models = (type(updated), tuple(fields), type(new))
+
+        def server() -> tuple[str, list[Any], list[str]]:
+            body, types = update_and_insert_server_statement(*models)
+            return body, [], types
+
+        self._execute(self._named(("update and insert", *models), server), params)
+
+    async def run(self) -> None:
+        if self.to_prepare:
+            await _prepare(self.cursor, self.to_prepare)
+            assert self.prepared is not None
+            self.prepared.update(name for name, _text, _constants in self.to_prepare)
+            self.to_prepare = []
+        await self.cursor.execute("; ".join(self.sql), self.params)
+
+    def _named(
+        self, key: Any, server: Callable[[], tuple[str, list[Any], list[str] | None]]
+    ) -> str:
+        name = _name_of(key)
+        assert self.prepared is not None
+        if name not in self.prepared and all(name != n for n, _t, _c in self.to_prepare):
+            body, constants, types = server()
+            declared = f" ({', '.join(types)})" if types else ""
+            self.to_prepare.append((name, f"PREPARE {name}{declared} AS {body}", constants))
+        return name
+
+    def _execute(self, name: str, arguments: list[Any]) -> None:
+        self.text(f"EXECUTE {name}({', '.join(['%s'] * len(arguments))})", arguments)
+
+
+async def _prepare(
+    cursor: psycopg.AsyncCursor[Any], statements: list[tuple[str, str, list[Any]]]
+) -> None:
+    """Prepare ``statements`` (name, ``PREPARE``'s text, its constants) on the cursor's
+    connection, which is closed if that fails: a ``PREPARE`` is not undone by a rollback, so
+    which of them the session holds would not be known."""
+    text = "; ".join(cursor.mogrify(sql, constants) for _name, sql, constants in statements)
+    try:
+        await cursor.execute(text)
+    except BaseException:
+        _close_now(cursor.connection)
+        raise
 
 
 async def table_move(
@@ -271,8 +396,9 @@ def _unseen_events(table_id: int, version: str | None) -> tuple[int, int] | None
 async def _events(
     cursor: psycopg.AsyncCursor[Any], game: Game, since: int
 ) -> list[tuple[int, int, Any]]:
-    sql, params = _events_since.statement(game_id=game.pk, number=since)
-    await cursor.execute(sql, params)
+    batch = _Batch(cursor)
+    batch.select(_events_since, game_id=game.pk, number=since)
+    await batch.run()
     return [(row.pk, row.seat, row.action) for row in _events_since.models(await cursor.fetchall())]
 
 
@@ -291,14 +417,14 @@ async def _move_in(
     lock, seats_select = services.game_playing_locked, services.table_seats
     if not (lock.compiled() and seats_select.compiled()):
         raise _NotHere  # the ORM compiles them on the services' first move, off the loop
-    lock_sql, lock_params = lock.statement(table_id=table_id)
-    seats_sql, seats_params = seats_select.statement(table_id=table_id)
-    sql, params = f"BEGIN; {lock_sql}; {seats_sql}", [*lock_params, *seats_params]
+    batch = _Batch(cursor)
+    batch.text("BEGIN")
+    batch.select(lock, table_id=table_id)
+    batch.select(seats_select, table_id=table_id)
     unseen = _unseen_events(table_id, version)
     if unseen is not None:
-        events_sql, events_params = _events_since.statement(game_id=unseen[0], number=unseen[1])
-        sql, params = f"{sql}; {events_sql}", [*params, *events_params]
-    await cursor.execute(sql, params)
+        batch.select(_events_since, game_id=unseen[0], number=unseen[1])
+    await batch.run()
     cursor.nextset()
     game_rows = await cursor.fetchall()
     cursor.nextset()
@@ -351,8 +477,10 @@ async def _move_in(
     )
     if after.is_terminal:
         raise _NotHere  # the end of a game: settled by the services
-    write_sql, write_params = update_and_insert_statement(game, fields, event)
-    await cursor.execute(f"{write_sql}; COMMIT", write_params)
+    write = _Batch(cursor)
+    write.update_and_insert(game, fields, event)
+    write.text("COMMIT")
+    await write.run()
     written = await cursor.fetchone()
     if written is None:
         raise _NotHere  # nothing was written (the row locked above is always found)
@@ -451,11 +579,11 @@ async def _again_in(
     # Two round trips, as a move: the reads with the table's lock, then the seat and the table
     # written and committed. The checks are ``services.table_play_again``'s; whatever it would
     # refuse, and the last player's 再来一局 that deals the next game, are left to it.
-    statements = [select.statement(table_id=table_id) for select in _AGAIN_READS]
-    await cursor.execute(
-        "BEGIN; " + "; ".join(sql for sql, _params in statements),
-        [param for _sql, params in statements for param in params],
-    )
+    reads = _Batch(cursor)
+    reads.text("BEGIN")
+    for select in _AGAIN_READS:
+        reads.select(select, table_id=table_id)
+    await reads.run()
     found: list[list[Any]] = []
     for select in _AGAIN_READS:
         cursor.nextset()
@@ -484,9 +612,11 @@ async def _again_in(
         row.table = table
     if services.table_change_planned(table=table, seats=seats):
         raise _NotHere
-    seat_sql, seat_params = update_statement(seat, ["ready"])
-    table_sql, table_params = update_statement(table, services.TABLE_CHANGE_FIELDS)
-    await cursor.execute(f"{seat_sql}; {table_sql}; COMMIT", [*seat_params, *table_params])
+    write = _Batch(cursor)
+    write.update(seat, ["ready"])
+    write.update(table, services.TABLE_CHANGE_FIELDS)
+    write.text("COMMIT")
+    await write.run()
     players_by_seat = {player.seat: player for player in players}
     return (
         table,

@@ -234,12 +234,15 @@ class Game(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="game_unique_number"),
         ]
         indexes = [
-            # The runner's query; nothing looks games up by their turn's start, and every move
-            # would write an entry for it.
+            # The game being played at a table (every move locks it), without walking the
+            # table's past games; the runner's query of due turns reads the games being played
+            # through it too. No index holds a column a move writes, so on PostgreSQL a move's
+            # update of the row stays on its page and writes no index entry (a heap-only
+            # update, with the room migration 0010 leaves on each page).
             models.Index(
-                fields=["turn_deadline"],
+                fields=["table"],
                 condition=models.Q(status="playing"),
-                name="game_playing_deadline_idx",
+                name="game_playing_table_idx",
             ),
         ]
 

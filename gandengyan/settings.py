@@ -19,6 +19,9 @@ Environment variables:
 - ``TABLE_RUNNER_IN_PROCESS``: whether each daphne process runs a table runner, default true.
 - ``TABLE_MOVES_ON_LOOP``: players' moves on the event loop on PostgreSQL (games.loop_moves),
   default true.
+- ``TABLE_MOVES_PREPARED``: those moves' statements prepared once per connection (PREPARE and
+  EXECUTE), default true; turn it off behind a pooler that hands out sessions per transaction
+  (PgBouncer in transaction mode), which keeps no prepared statement for the next transaction.
 - ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
   (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
   default 0 (the header is ignored).
@@ -185,6 +188,7 @@ TABLE_MESSAGE_RATE = env.str("TABLE_MESSAGE_RATE", default="10/second;100/minute
 TABLE_RESYNC_SECONDS = env.float("TABLE_RESYNC_SECONDS", default=15.0)
 # A player's move is made on the event loop of its socket on PostgreSQL (games.loop_moves).
 TABLE_MOVES_ON_LOOP = env.bool("TABLE_MOVES_ON_LOOP", default=True)
+TABLE_MOVES_PREPARED = env.bool("TABLE_MOVES_PREPARED", default=True)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

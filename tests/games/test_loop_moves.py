@@ -249,6 +249,48 @@ async def test_the_setting_turns_moves_on_the_loop_off(settings: Any) -> None:
     assert not loop_moves.enabled()
 
 
+async def _prepared_on_the_loop() -> set[str]:
+    """The names of the statements prepared on the loop's idle connection (its only one here)."""
+    (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
+    cursor = conn.cursor()
+    await cursor.execute("SELECT name FROM pg_prepared_statements")
+    return {name for (name,) in await cursor.fetchall()}
+
+
+async def test_the_statements_are_prepared_once_per_connection_and_run_by_name() -> None:
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    prepared = await _prepared_on_the_loop()
+    # The lock, the seats, and the write of the move.
+    assert len(prepared) == 3 and prepared <= set(loop_moves._names.values())
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert await _prepared_on_the_loop() == prepared
+    assert len(await database_sync_to_async(_stored)(game)) == 2
+
+
+async def test_a_session_that_lost_its_statements_is_replaced_and_nothing_is_written() -> None:
+    """Behind a pooler that hands out another session, the names are unknown: the move is left
+    to the services, and the next one prepares them on a new connection."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
+    await conn.execute("DEALLOCATE ALL")
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is None
+    assert conn.closed and len(await database_sync_to_async(_stored)(game)) == 1
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0003") is not None
+    assert len(await _prepared_on_the_loop()) == 3
+    assert len(await database_sync_to_async(_stored)(game)) == 2
+
+
+async def test_with_prepared_statements_off_the_moves_are_sent_as_text(settings: Any) -> None:
+    settings.TABLE_MOVES_PREPARED = False
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert await _prepared_on_the_loop() == set()
+    assert len(await database_sync_to_async(_stored)(game)) == 2
+
+
 async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

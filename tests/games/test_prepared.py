@@ -12,7 +12,14 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Game, GameEvent, Seat, Table
-from games.prepared import PreparedSelect, insert_row, update_row
+from games.prepared import (
+    PreparedSelect,
+    insert_row,
+    server_text,
+    update_and_insert_server_statement,
+    update_and_insert_statement,
+    update_row,
+)
 from games.services import game_start
 
 from .helpers import make_player, make_room
@@ -126,3 +133,63 @@ def test_an_update_of_a_missing_row_fails() -> None:
     game.pk = game.pk + 1000
     with pytest.raises(DatabaseError):
         update_row(game, ["to_move"])
+
+
+def test_server_text_numbers_the_parameters_and_keeps_constants_and_percent_signs() -> None:
+    assert (
+        server_text("a = %s AND b = %s AND c LIKE '5%%' AND d = %s", [2, None, 1])
+        == "a = $2 AND b = %s AND c LIKE '5%%' AND d = $1"
+    )
+    with pytest.raises(ValueError, match="2 placeholders for 3 parameters"):
+        server_text("a = %s AND b = %s", [1, 2, 3])
+
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PREPARE and EXECUTE are PostgreSQL's"
+)
+
+
+def _prepared_and_executed(name: str, prepare: str, execute: str, arguments: list[Any]) -> Any:
+    with connection.cursor() as cursor:
+        cursor.execute(prepare)
+        try:
+            cursor.execute(execute, arguments)
+            return cursor.fetchall()
+        finally:
+            cursor.execute(f"DEALLOCATE {name}")
+
+
+@postgresql_only
+def test_a_select_prepared_by_the_server_returns_the_rows_of_its_text() -> None:
+    table, _ = _table_with_a_game()
+    with transaction.atomic(), connection.cursor() as cursor:
+        for select in (seats_of_table, game_locked):
+            body, constants = select.server_statement()
+            # The game's status is a constant of the plan; the table is the one parameter.
+            assert "$1" in body and "$2" not in body
+            sql, params = select.statement(table_id=table.pk)
+            cursor.execute(sql, params)
+            expected = cursor.fetchall()
+            prepare = cursor.mogrify(f"PREPARE checked AS {body}", constants)
+            arguments = select.arguments(table_id=table.pk)
+            found = _prepared_and_executed("checked", prepare, "EXECUTE checked(%s)", arguments)
+            assert found == expected and found
+
+
+@postgresql_only
+def test_a_move_written_by_a_prepared_statement_stores_what_its_text_stores() -> None:
+    _, game = _table_with_a_game()
+    game.to_move = 1
+    game.position_id = uuid.uuid4()
+    fields = ["to_move", "position_id"]
+    event = GameEvent(game=game, number=1, seat=0, action={"play": "3s"}, source="player")
+    body, types = update_and_insert_server_statement(Game, fields, GameEvent)
+    _sql, params = update_and_insert_statement(game, fields, event)
+    assert len(types) == len(params) and "jsonb" in types
+    with transaction.atomic():
+        prepare = f"PREPARE written ({', '.join(types)}) AS {body}"
+        execute = f"EXECUTE written({', '.join(['%s'] * len(params))})"
+        ((pk,),) = _prepared_and_executed("written", prepare, execute, params)
+    stored = GameEvent.objects.get(pk=pk)
+    assert (stored.number, stored.seat, stored.action) == (1, 0, {"play": "3s"})
+    assert Game.objects.get(pk=game.pk).position_id == game.position_id

@@ -152,6 +152,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--profile-tables", type=int, default=50, help="tables of the profiled step"
     )
     parser.add_argument(
+        "--profile-workers",
+        type=int,
+        default=1,
+        help="workers of the profiled step (the first one is profiled): 2 shows what a worker "
+        "does for the tables it shares with another",
+    )
+    parser.add_argument(
         "--profile-gil",
         action="store_true",
         help="sample only the thread that holds the interpreter's lock: where the CPU goes, "
@@ -315,7 +322,11 @@ def main(argv: list[str]) -> int:
         return 0
 
     steps = plan(args)
-    profile_step = Step(1, args.profile_kind, "flat", args.profile_tables) if args.profile else None
+    profile_step = (
+        Step(args.profile_workers, args.profile_kind, "flat", args.profile_tables)
+        if args.profile
+        else None
+    )
     game_tables = max(
         [s.tables for s in steps if s.kind == "game"]
         + ([profile_step.tables] if profile_step else []),

@@ -5,7 +5,9 @@
 Seats tables in a fresh PostgreSQL database (``gandengyan_loop_cost``), then makes moves one
 after another through ``loop_moves.table_move`` on one event loop, as a socket does, and prints
 the CPU time of this process per move made on the loop (``time.process_time``), split into the
-move (its two round trips, the checks and the rows) and the players' frames after it. A move the
+move (its two round trips, the checks and the rows) and the players' frames after it, and the CPU
+time of the PostgreSQL backends of the loop's connections per move (from ``/proc``, so on this
+machine only: PostgreSQL runs here). A move the
 loop leaves to the services (the last of a game, a refused one) is made through
 ``services.table_game_act`` and not counted; a new game starts at a table whose game ended.
 Compare variants of the code within one run of this machine, not with older figures.
@@ -14,6 +16,7 @@ Compare variants of the code within one run of this machine, not with older figu
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import statistics
 import time
@@ -81,6 +84,19 @@ def main() -> None:
     together = [move + frame for move, frame in zip(moves, frames, strict=True)]
     for name, values in (("the move", moves), ("the frames", frames), ("together", together)):
         print(f"  {name:<26} {statistics.mean(values):5.2f}  {statistics.median(values):6.2f}")
+    backends = [conn.info.backend_pid for conn in loop_moves._by_loop[loop].idle]
+    database_ms = sum(_cpu_ms(pid) for pid in backends)
+    print(
+        f"  PostgreSQL (its {len(backends)} backend(s)) {database_ms / len(moves):5.2f}"
+        "  (total over the moves, from the backends' start)"
+    )
+
+
+def _cpu_ms(pid: int) -> float:
+    """User and system CPU time of process ``pid`` so far, in ms (``/proc/<pid>/stat``)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":
