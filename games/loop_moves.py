@@ -61,6 +61,7 @@ from .selectors import (
     game_position_remember,
     game_state_after,
     game_state_kept,
+    table_rows_keep,
     table_rows_kept,
 )
 from .table_frames import render_player_frames
@@ -402,6 +403,33 @@ async def _events(
     return [(row.pk, row.seat, row.action) for row in _events_since.models(await cursor.fetchall())]
 
 
+#: The players of a game, by seat.
+_game_players = PreparedSelect(
+    lambda game_id: GamePlayer.objects.filter(game_id=game_id).order_by("seat"), "game_id"
+)
+
+
+async def _rows_of_game(
+    cursor: psycopg.AsyncCursor[Any], *, table: Table, game: Game, seats: list[Seat]
+) -> TableRows:
+    # Built through the ORM on the loop at the first call: neither locks, so compiling them
+    # needs no database.
+    batch = _Batch(cursor)
+    batch.select(_game_players, game_id=game.pk)
+    batch.select(_seated_wallets, table_id=table.pk)
+    await batch.run()
+    players = _game_players.models(await cursor.fetchall())
+    cursor.nextset()
+    wallets = _seated_wallets.models(await cursor.fetchall())
+    return table_rows_keep(
+        table=table,
+        game=game,
+        seats=seats,
+        players={player.seat: player for player in players},
+        balances={wallet.user_id: wallet.balance for wallet in wallets},
+    )
+
+
 async def _move_in(
     cursor: psycopg.AsyncCursor[Any],
     *,
@@ -460,9 +488,13 @@ async def _move_in(
     table: Table = game.table
     for row in seats:
         row.table = table
+    if any(row.user_id is None and not row.is_bot for row in seats):
+        raise _NotHere  # a seat the next turn's clock must look up
     rows = table_rows_kept(table=table, game=game, seats=seats)
-    if rows is None or any(row.user_id is None and not row.is_bot for row in seats):
-        raise _NotHere  # rows to read first, or a seat the next turn's clock must look up
+    if rows is None:
+        # A game this process did not start (another worker dealt it): its players and the
+        # seated players' balances, read once under the lock and kept for its next moves here.
+        rows = await _rows_of_game(cursor, table=table, game=game, seats=seats)
     seat = services.move_seat(user=user, rows=rows)
     if seat.timeouts:
         raise _NotHere  # the services reset the count with the move

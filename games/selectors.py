@@ -684,8 +684,20 @@ def table_rows(
             user_id__in=[s.user_id for s in seats if s.user_id is not None]
         ).values_list("user_id", "balance")
     )
+    return table_rows_keep(table=table, game=game, seats=seats, players=players, balances=balances)
+
+
+def table_rows_keep(
+    *,
+    table: Table,
+    game: Game | None,
+    seats: list[Seat],
+    players: dict[int, GamePlayer],
+    balances: dict[int, int],
+) -> TableRows:
+    """The rows of ``table``'s view from rows just read: the players and balances of a game
+    being played are kept for its next moves (``table_rows_kept``)."""
     if game is not None and game.status == Game.Status.PLAYING:
-        # The moves of the game need them too (``table_rows_during_game``).
         _players_and_balances.put(_rows_key(table, game), (players, balances))
     return TableRows(seats=seats, game=game, players=players, balances=balances)
 

@@ -216,6 +216,25 @@ async def test_moves_made_in_another_process_are_read_and_replayed_under_the_loc
     assert len(reads) == reads_apart
 
 
+async def test_a_game_dealt_in_another_process_reads_its_players_and_balances_once() -> None:
+    """The worker that deals a game keeps its players and balances; another worker's socket
+    reads them under the lock at its first move there, and its frames show what the ORM reads."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    selectors._players_and_balances.clear()
+    for select in (loop_moves._game_players, loop_moves._seated_wallets):
+        select._compiled.clear()  # compiled on the loop, at the first move that needs them
+    notices = await _move(users[0], table, {"play": "3s 4s 5s"})
+    assert notices is not None
+    ((_group, notice),) = notices
+    assert notice["frames"] == (await database_sync_to_async(_frames_now)(table))["frames"]
+    kept = selectors._players_and_balances.get(
+        selectors._rows_key(await database_sync_to_async(Table.objects.get)(pk=table.pk), game)
+    )
+    assert kept is not None
+    players, balances = kept
+    assert sorted(players) == [0, 1, 2] and set(balances) == {user.pk for user in users}
+
+
 def _move_elsewhere(user: User, table: Table, action: dict[str, Any]) -> None:
     """``user``'s move through the services, the position this process keeps left as it was."""
     game = Game.objects.get(table=table, status=Game.Status.PLAYING)
