@@ -182,9 +182,10 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
     conn = await held.take()
     try:
         yield conn
-    except psycopg.errors.InvalidSqlStatementName:
+    except (psycopg.errors.InvalidSqlStatementName, psycopg.errors.FeatureNotSupported):
         # The session lost its prepared statements (a pooler in front handed over another
-        # one): a new connection prepares them again.
+        # one), or a table they read changed its columns ("cached plan must not change result
+        # type"): a new connection prepares them again.
         _close_now(conn)
         held.give_back(conn)
         raise

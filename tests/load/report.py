@@ -143,6 +143,7 @@ COLUMNS = (
     ("pg%", 4),
     ("redis%", 6),
     ("client%", 7),
+    ("stolen%", 7),
     ("step s", 6),
 )
 
@@ -173,6 +174,7 @@ def format_row(result: StepResult) -> str:
         f"{result.cpu.get('postgres', 0):.0f}",
         f"{result.cpu.get('redis', 0):.0f}",
         f"{result.cpu.get('client', 0):.0f}",
+        f"{result.cpu['stolen']:.0f}" if "stolen" in result.cpu else "–",
         f"{result.elapsed_s:.0f}",
     )
     return "  ".join(cell.rjust(width) for cell, (_name, width) in zip(cells, COLUMNS, strict=True))
@@ -191,6 +193,7 @@ LEGEND = (
     "already received; skip: versions a socket never saw because the next move had committed "
     "before it rendered (not a loss); daphne%: CPU of the workers (100 = one core), MB: their "
     "resident memory at the peak; pg%, redis%, client%: PostgreSQL, Redis and this load generator; "
+    "stolen%: CPU time the hypervisor took from this machine's two cores (its 'steal'); "
     "step s: the step's whole time, from starting the workers to stopping them."
 )
 
