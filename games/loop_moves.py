@@ -431,6 +431,28 @@ async def _rows_of_game(
     )
 
 
+async def _state_of(
+    cursor: psycopg.AsyncCursor[Any], game: Game, read: list[GameEvent] | None = None
+) -> GameState:
+    """The position the game's row names: the one this process keeps, or, after moves made
+    elsewhere (another worker's sockets), the kept one with their events read under the lock
+    (``read``: the game's events from some number on, when already read) and replayed."""
+    state = game_state_kept(game=game)
+    if state is not None:
+        return state
+    since = game_events_wanted(game=game)
+    if read is not None and read and read[0].number <= since:
+        events = [(row.pk, row.seat, row.action) for row in read if row.number >= since]
+    else:
+        events = await _events(cursor, game, since)
+    state = game_state_after(game=game, events=events, since=since)
+    if state is None:
+        state = game_state_after(game=game, events=await _events(cursor, game, 0), since=0)
+    if state is None:
+        raise _NotHere
+    return state
+
+
 async def _move_in(
     cursor: psycopg.AsyncCursor[Any],
     *,
@@ -472,19 +494,8 @@ async def _move_in(
     if not games:
         raise _NotHere
     game = games[0]
-    state = game_state_kept(game=game)
-    if state is None:
-        # Moves made elsewhere (another worker's sockets): their events, read under the lock.
-        since = game_events_wanted(game=game)
-        if read is not None and unseen is not None and unseen[0] == game.pk and unseen[1] <= since:
-            events = [(row.pk, row.seat, row.action) for row in read if row.number >= since]
-        else:
-            events = await _events(cursor, game, since)
-        state = game_state_after(game=game, events=events, since=since)
-        if state is None:
-            state = game_state_after(game=game, events=await _events(cursor, game, 0), since=0)
-        if state is None:
-            raise _NotHere
+    read_already = read if unseen is not None and unseen[0] == game.pk else None
+    state = await _state_of(cursor, game, read_already)
     _seen.put(table_id, (game.pk, state.log_length))
     table: Table = game.table
     for row in seats:
@@ -635,12 +646,11 @@ async def _again_in(
         or services.admission_refused(room=table.room, balance=balances.get(user.pk))
     ):
         raise _NotHere
-    state = game_state_kept(game=last)
-    if state is None:
-        raise _NotHere  # a game this process did not see end: its frames need its events
     seat.ready = True
     if all(row.is_bot or (row.user_id is not None and row.ready) for row in seats):
         raise _NotHere  # everyone is ready: the services deal the next game
+    # The frames show the game that ended: a game another worker ended is read up to its end.
+    state = await _state_of(cursor, last)
     for row in seats:
         row.table = table
     if services.table_change_planned(table=table, seats=seats):

@@ -19,7 +19,9 @@ from django.test import override_settings
 from accounts.models import User
 from games import loop_moves, selectors, services, table_frames
 from games.models import Game, GameEvent, Table
+from games.positions import KnownPosition
 from games.rules import parse_cards
+from games.rules.moves import move_from_json
 from games.selectors import game_state, table_version
 
 from .helpers import make_player, make_room, play_out, start_from_position
@@ -481,6 +483,40 @@ async def test_play_again_is_made_on_the_loop_and_its_frames_are_the_tables_as_s
     fresh = await database_sync_to_async(_frames_now)(table)
     assert notice["frames"] == fresh["frames"] and notice["seats"] == fresh["seats"]
     assert notice["version"] == fresh["version"] and notice["version"].startswith(f"{version + 1}.")
+
+
+@pytest.mark.parametrize("known", ["nothing", "the position before the last move"])
+async def test_play_again_after_a_game_another_process_ended_reads_its_last_moves(
+    known: str,
+) -> None:
+    """The worker that made a game's last move knows where it ended; another one reads the
+    events it did not see, under the table's lock, and renders the same frames."""
+    users, table, game = await database_sync_to_async(_table_after_a_game)()
+    key = selectors._position_key(game)
+    ended = selectors.positions.get(key)
+    assert ended is not None
+    selectors.positions.clear()
+    if known != "nothing":
+        before_last = await database_sync_to_async(_position_before_the_last_move)(game)
+        selectors.positions.put(key, before_last)
+
+    notices = await loop_moves.table_again(user=users[1], table_id=table.pk)
+
+    assert notices is not None
+    [(_group, notice)] = notices
+    fresh = await database_sync_to_async(_frames_now)(table)
+    assert notice["frames"] == fresh["frames"]
+    kept = selectors.positions.get(key)
+    assert kept is not None and kept.state == ended.state
+
+
+def _position_before_the_last_move(game: Game) -> Any:
+    events = list(GameEvent.objects.filter(game=game).order_by("number"))
+    state = selectors.game_initial_state(game=game)
+    for event in events[:-1]:
+        state = state.apply(move_from_json(event.action))
+    last = events[-2]
+    return KnownPosition(state=state, last_event=(last.pk, last.seat, last.action))
 
 
 async def test_the_last_play_again_and_refusals_are_left_to_the_services() -> None:
