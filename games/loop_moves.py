@@ -441,7 +441,7 @@ async def _state_of(
     if state is not None:
         return state
     since = game_events_wanted(game=game)
-    if read is not None and read and read[0].number <= since:
+    if read and read[0].number <= since:
         events = [(row.pk, row.seat, row.action) for row in read if row.number >= since]
     else:
         events = await _events(cursor, game, since)
