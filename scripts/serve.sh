@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is needed, migrates the database (which creates the rooms), adds the demo accounts
-# when DEBUG is on (manage.py seed_demo) and serves the site with daphne, with the table runner
-# (manage.py run_tables: bots, turn deadlines and 托管) in a process of its own beside it.
+# when DEBUG is on (manage.py seed_demo) and serves the site with one daphne process, which runs
+# the table runner (bots, turn deadlines and 托管) on its own event loop: with the embedded
+# in-memory channel layer only a runner inside daphne can reach the table sockets.
 # HOST and PORT override the address (default 127.0.0.1:8000).
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -12,14 +13,30 @@ PORT="${PORT:-8000}"
 python manage.py migrate --noinput
 python manage.py seed_demo
 
-# The runner acts on deadlines that passed while the site was down as soon as it starts; it stops
-# with the server.
-python manage.py run_tables &
-runner=$!
-trap 'kill "$runner" 2>/dev/null || true' EXIT INT TERM
+# daphne has no start-up hook: the first request starts its table runner, which then acts on
+# the deadlines that passed while the site was down. So knock once it listens, then say where.
+python - "$HOST" "$PORT" <<'EOF' &
+import sys
+import time
+import urllib.error
+import urllib.request
 
-echo "干瞪眼 Online: http://$HOST:$PORT/"
-# daphne's own runner stays off: the one above does the work (several would be safe, just idle).
+host, port = sys.argv[1], sys.argv[2]
+address = f"[{host}]" if ":" in host else host
+if host in ("0.0.0.0", "::"):
+    address = "127.0.0.1"
+for _ in range(600):
+    try:
+        urllib.request.urlopen(f"http://{address}:{port}/", timeout=5).close()
+    except urllib.error.HTTPError:
+        pass  # it answered
+    except OSError:
+        time.sleep(0.1)
+        continue
+    print(f"干瞪眼 Online: http://{host}:{port}/ (bots, clocks and 托管 run in this process)",
+          flush=True)
+    break
+EOF
+
 # No time limit on a socket: a table tab may stay open for a whole day and more.
-TABLE_RUNNER_IN_PROCESS=false daphne -b "$HOST" -p "$PORT" --websocket_timeout -1 \
-    gandengyan.asgi:application
+exec daphne -b "$HOST" -p "$PORT" --websocket_timeout -1 gandengyan.asgi:application

@@ -10,12 +10,16 @@ def test_system_checks_pass() -> None:
     call_command("check", fail_level="WARNING")
 
 
-def test_asgi_application_is_a_protocol_router() -> None:
+def test_asgi_application_is_a_protocol_router_that_starts_the_runner() -> None:
     from channels.routing import ProtocolTypeRouter
 
+    from games.runner import StartingTheRunner
+
     module = importlib.import_module("gandengyan.asgi")
-    assert isinstance(module.application, ProtocolTypeRouter)
-    assert set(module.application.application_mapping) == {"http", "websocket"}
+    assert isinstance(module.application, StartingTheRunner)
+    router = module.application.application
+    assert isinstance(router, ProtocolTypeRouter)
+    assert set(router.application_mapping) == {"http", "websocket"}
 
 
 @pytest.mark.django_db

@@ -235,7 +235,9 @@ class Runner:
             "DJANGO_SETTINGS_MODULE": "gandengyan.settings",
             "DATABASE_URL": args.database_url,
             "REDIS_URL": args.redis_url if args.layer == "redis" else "",
-            "TABLE_RUNNER_IN_PROCESS": "false",
+            # Scripted players leave the runner nothing to do; on Redis it stays out of the
+            # workers, while the in-memory layer refuses a worker that no runner could reach.
+            "TABLE_RUNNER_IN_PROCESS": "false" if args.layer == "redis" else "true",
             # Flat out, a scripted player acts far faster than a person may.
             "TABLE_MESSAGE_RATE": "1000/second",
             "DEBUG": "false",
