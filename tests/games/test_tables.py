@@ -399,6 +399,7 @@ def test_the_frame_of_a_player_who_cannot_afford_the_next_game_says_so_and_how_t
     play_out(game)
     set_balance(players[0], 2_000)  # below 初级场's 3,000, within 新手场's range
     set_balance(players[1], 500)  # below every room: relief coins
+    set_balance(players[2], 20_000)  # whatever the game took, still within 初级场's range
     table.refresh_from_db()
     with translation.override("zh-hans"):
         frames = [render_frame_and_version(table=table, seat=seat)[0] for seat in range(3)]
