@@ -829,7 +829,7 @@ def table_view_shared(
                 "to_move": playing and state is not None and state.to_move == s.position,
                 "auto_play": s.user_id is not None and s.auto_play,
                 "leaves_after_game": playing and s.user_id is not None and s.leaves_after_game,
-                "last_action": last_actions.get(s.position),
+                "last_action": None if empty else last_actions.get(s.position),
             }
         )
 

@@ -293,7 +293,10 @@ def test_the_last_player_leaving_after_the_game_closes_the_table(
         frame, _ = render_frame_and_version(table=table, seat=None)
     assert 'class="settlement"' in frame and "zhao" in frame
     assert "seat-card-count" not in frame and "seat-coins" not in frame
-    assert "seat-ready" not in frame
+    assert (
+        "seat-ready" not in frame
+        and "mini-cards" not in frame.split('class="opponents"')[1].split('class="board"')[0]
+    )
     assert 'class="button button-primary back-to-lobby"' in frame and "返回大厅" in frame
 
 
