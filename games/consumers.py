@@ -58,7 +58,7 @@ ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: The ids of the last actions a socket made, whose repeats it ignores.
 APPLIED_IDS_KEPT = 64
 
-ACTIONS = {"play", "pass", "again", "bots", "auto", "resume"}
+ACTIONS = {"play", "pass", "again", "bots", "auto", "resume", "leave", "stay"}
 
 #: What a socket's action committed, for the table's group: ``(group, message)``.
 Notices = list[tuple[str, dict[str, Any]]]
@@ -387,6 +387,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                     services.table_call_bots(user=user, table=table)
                 elif action in ("auto", "resume"):
                     services.table_set_auto_play(user=user, table=table, on=action == "auto")
+                elif action == "leave":
+                    services.table_leave(user=user, table=table)
+                elif action == "stay":
+                    services.table_leave_cancel(user=user, table=table)
                 else:
                     move = _move_of(intent)
                     if move is None:
@@ -399,6 +403,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                         action_id=intent["id"],
                     )
             except services.TableRefused as refused:
+                if action == "again":
+                    # A fresh frame first: it says why for as long as it holds (the room no
+                    # longer admits the player's coins), where a notice alone would be wiped.
+                    table, seat = self._seen_again(user)
+                    frame = self._newest(*render_frame_and_version(table=table, seat=seat))
+                    return False, frame + render_notice(refused.message), notices
                 raise Refused(refused.code, refused.message) from None
             except services.GameActionRefused as refused:
                 # The table row of the last frame may be older than the table's version:

@@ -646,6 +646,19 @@ async def _again_in(
         or services.admission_refused(room=table.room, balance=balances.get(user.pk))
     ):
         raise _NotHere
+    # The frames made here read nothing more: a player whose frame says the room no longer
+    # admits them, or a settlement naming a player who has left their seat, is left to the
+    # services, which read what those need.
+    by_position = {row.position: row for row in seats}
+    if any(
+        player.user_id is not None and by_position[player.seat].user_id != player.user_id
+        for player in players
+    ) or any(
+        services.admission_refused(room=table.room, balance=balances.get(row.user_id))
+        for row in seats
+        if row.user_id is not None
+    ):
+        raise _NotHere
     seat.ready = True
     if all(row.is_bot or (row.user_id is not None and row.ready) for row in seats):
         raise _NotHere  # everyone is ready: the services deal the next game

@@ -151,6 +151,8 @@ class Seat(models.Model):
     )
     # 托管: the bot plays for the player until they take the seat back.
     auto_play = models.BooleanField(_("auto-play (托管)"), default=False)
+    # The player asked to leave once the game being played ends: the seat is freed then.
+    leaves_after_game = models.BooleanField(_("leaves after this game"), default=False)
     timeouts = models.PositiveSmallIntegerField(
         _("timeouts in a row"),
         default=0,

@@ -526,6 +526,10 @@ def table_get_for_user(
         return table, seat
     if not table.is_private:
         return table, None
+    # Who played the table's last game may still see how it ended after leaving the table.
+    last = table_current_game(table=table)
+    if last is not None and last.is_over and last.players.filter(user_id=user.pk).exists():
+        return table, None
     if (
         isinstance(invite_code, str)
         and table.invite_code
@@ -678,7 +682,7 @@ def table_rows(
         seats = list(table.seats.select_related("user").order_by("position"))
     if game is None:
         game = table_current_game(table=table)
-    players = {} if game is None else {p.seat: p for p in game.players.all()}
+    players = {} if game is None else {p.seat: p for p in game.players.select_related("user")}
     balances = dict(
         Wallet.objects.filter(
             user_id__in=[s.user_id for s in seats if s.user_id is not None]
@@ -780,15 +784,19 @@ def table_view_shared(
             "turn_seconds": table.room.turn_seconds,
         }
         if over and game.result is not None:
+            by_position = {s.position: s for s in seats}
             game_data["settlement"] = {
                 "multiplier": game.result.get("multiplier"),
                 "seats": [
                     {
                         "position": p.seat,
+                        "name": _game_player_name(p, by_position.get(p.seat)),
                         "cards_left": p.cards_left,
                         "spring": p.spring,
                         "nominal": p.nominal,
                         "coins": p.coins,
+                        # 亮牌: once the game is over its hands are public, as on its record.
+                        "hand": " ".join(map(str, state.hand(p.seat))),
                     }
                     for p in sorted(players.values(), key=lambda p: p.seat)
                 ],
@@ -805,20 +813,23 @@ def table_view_shared(
             name = _("Bot %(number)s") % {"number": s.position + 1}
         else:
             name = ""
+        empty = s.user_id is None and not s.is_bot
         seat_rows.append(
             {
                 "position": s.position,
                 "name": name,
                 "is_bot": s.is_bot,
-                "is_empty": s.user_id is None and not s.is_bot,
+                "is_empty": empty,
                 "is_you": False,
                 "coins": rows.balances.get(s.user_id) if s.user_id is not None else None,
                 "ready": s.is_bot or (s.user_id is not None and s.ready),
-                "cards": None if state is None else state.hand_count(s.position),
+                # A freed seat's count belongs to the player who left it.
+                "cards": None if state is None or empty else state.hand_count(s.position),
                 "dealer": game is not None and game.dealer == s.position,
                 "to_move": playing and state is not None and state.to_move == s.position,
                 "auto_play": s.user_id is not None and s.auto_play,
-                "last_action": last_actions.get(s.position),
+                "leaves_after_game": playing and s.user_id is not None and s.leaves_after_game,
+                "last_action": None if empty else last_actions.get(s.position),
             }
         )
 
@@ -849,6 +860,16 @@ def table_view_shared(
         "game": game_data,
     }
     return SharedView(rows=rows, state=state, view=view, game=game_data)
+
+
+def _game_player_name(player: GamePlayer, seat: Seat | None) -> str:
+    """The name ``player`` played a game under: a bot's is its seat's; a player's is read from
+    the seat while they still hold it (its user is at hand), else from the player's row."""
+    if player.user_id is None:
+        return _("Bot %(number)s") % {"number": player.seat + 1}
+    if seat is not None and seat.user_id == player.user_id and seat.user is not None:
+        return seat.user.get_username()
+    return player.user.get_username() if player.user is not None else ""
 
 
 def table_view(

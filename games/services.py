@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
@@ -577,6 +578,7 @@ def _act_locked(
             status=Table.Status.WAITING
         )
         game_settle(game=locked)
+        _leave_after_game(table_id=locked.table_id)
     game.status, game.winner, game.finished_at = locked.status, locked.winner, locked.finished_at
     game.result, game.settled_at = locked.result, locked.settled_at
     game.to_move, game.turn_started_at = locked.to_move, locked.turn_started_at
@@ -917,7 +919,13 @@ def admission_refused(*, room: Room, balance: int | None) -> TableRefused | None
 
 
 #: A seat its player left: nothing of theirs (托管, timeouts) stays for the next one.
-_FREED_SEAT: dict[str, Any] = {"user": None, "ready": False, "auto_play": False, "timeouts": 0}
+_FREED_SEAT: dict[str, Any] = {
+    "user": None,
+    "ready": False,
+    "auto_play": False,
+    "timeouts": 0,
+    "leaves_after_game": False,
+}
 
 
 def _current_seat(user: User) -> Seat | None:
@@ -1172,19 +1180,59 @@ def table_join_by_invite(*, user: User, code: str) -> tuple[Table, int]:
     return target, _sit(table=target, user=user)
 
 
-@transaction.atomic
-def table_leave(*, user: User, table: Table) -> None:
-    """Leave ``table``: the seat is freed, and a table with no player left closes.
+class Leave(StrEnum):
+    """What ``table_leave`` did: the seat was freed now, or will be when the game ends."""
 
-    Refused while a game is being played there (the seat is kept), or when the player does not
-    sit there. Raises ``TableRefused``.
+    NOW = "now"
+    AFTER_GAME = "after_game"
+
+
+@transaction.atomic
+def table_leave(*, user: User, table: Table) -> Leave:
+    """Leave ``table``: between games the seat is freed now, and a table with no player left
+    closes; while a game is being played the player leaves when it ends (``Leave.AFTER_GAME``:
+    they play on, or 托管 does, until then, and are not asked for 再来一局).
+
+    Raises ``TableRefused`` when the player does not sit there.
     """
     _lock_user(user)
     locked = _lock_tables(table.pk)[table.pk]
-    if not locked.seats.filter(user_id=user.pk).exists():
+    seat = locked.seats.filter(user_id=user.pk).first()
+    if seat is None:
         raise TableRefused("not_seated", _("You are not sitting at this table."))
+    if locked.status == Table.Status.PLAYING or _game_playing(locked):
+        if not seat.leaves_after_game:
+            seat.leaves_after_game = True
+            seat.save(update_fields=["leaves_after_game"])
+            _broadcast_on_commit(table_id=locked.pk, message={"kind": "seats"})
+        return Leave.AFTER_GAME
     _free_seat(table=locked, user=user)
     table.status, table.version = locked.status, locked.version
+    return Leave.NOW
+
+
+@transaction.atomic
+def table_leave_cancel(*, user: User, table: Table) -> None:
+    """Stay at ``table`` after all: undo ``table_leave``'s leaving after the game. Asking when
+    it is not planned changes nothing. Raises ``TableRefused`` when the player does not sit
+    there."""
+    _lock_tables(table.pk)
+    seat = Seat.objects.filter(table_id=table.pk, user_id=user.pk).first()
+    if seat is None:
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    if seat.leaves_after_game:
+        seat.leaves_after_game = False
+        seat.save(update_fields=["leaves_after_game"])
+        _broadcast_on_commit(table_id=table.pk, message={"kind": "seats"})
+
+
+def _leave_after_game(*, table_id: int) -> None:
+    """Free the seats of the players of ``table_id`` who asked to leave once its game ended
+    (called as it ends): the next game does not wait for them, and a table with no player left
+    closes."""
+    locked = _lock_tables(table_id)[table_id]
+    if locked.seats.filter(user__isnull=False, leaves_after_game=True).update(**_FREED_SEAT):
+        _table_broadcast_on_commit(table=locked, kind=_table_changed(table=locked, kind="left"))
 
 
 @transaction.atomic

@@ -38,6 +38,7 @@ from .selectors import (
     table_view,
     table_view_shared,
 )
+from .views import room_entry_refusal
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}
@@ -242,6 +243,7 @@ _SEAT_FIELDS = (
     "dealer",
     "to_move",
     "auto_play",
+    "leaves_after_game",
 )
 
 
@@ -308,19 +310,29 @@ def frame_context(
         shared_html["board"] = mark_safe(str(parts.board(table_play, to_move)))
     settlement = None
     if game and game["settlement"]:
-        settlement = []
-        for row in game["settlement"]["seats"]:
-            settlement.append({**row, "seat": by_position[row["position"]]})
+        settlement = [
+            {**row, "hand_html": cards_html(row["hand"], language=language)}
+            for row in game["settlement"]["seats"]
+        ]
     choice_rows = [{"as": ranks, "label": combo_label(ranks, language)} for ranks in choices]
     winner_name = ""
     if settlement and game is not None and game["winner"] is not None:
-        winner_name = by_position[game["winner"]]["name"]
+        winner_name = next(
+            (row["name"] for row in settlement if row["position"] == game["winner"]), ""
+        )
+    me = by_position.get(seat) if seat is not None else None
+    next_game_refusal = None
+    if me is not None and settlement and view["status"] == "waiting" and not me["ready"]:
+        # Shown in the player's own frame while it holds, rather than as a notice that the
+        # next frame would wipe; the lobby's own words, with the way out.
+        next_game_refusal = room_entry_refusal(room=table.room, balance=me["coins"] or 0)
     return {
         "view": view,
         "winner_name": winner_name,
         "game": game,
         "engine": engine,
-        "me": by_position.get(seat) if seat is not None else None,
+        "me": me,
+        "next_game_refusal": next_game_refusal,
         "bottom": by_position[bottom],
         "opponents": [by_position[position] for position in order],
         "hand": hand,

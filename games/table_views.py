@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import services
@@ -94,10 +95,14 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 @login_required
 def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Leave the table: at once between games (to the lobby), or when the game ends."""
     table = get_object_or_404(Table, pk=table_id)
     try:
-        services.table_leave(user=request.user, table=table)
+        left = services.table_leave(user=request.user, table=table)
     except services.TableRefused as refused:
         messages.error(request, refused.message)
+        return redirect("games:table", table_id=table.pk)
+    if left == services.Leave.AFTER_GAME:
+        messages.info(request, _("You will leave the table when this game ends."))
         return redirect("games:table", table_id=table.pk)
     return redirect("games:home")

@@ -23,6 +23,7 @@ from markdown.extensions.toc import slugify_unicode
 from accounts.selectors import lowest_open_room_minimum, wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
+from . import services
 from .models import Room
 from .selectors import rooms_for_lobby, table_of_user, tables_to_watch
 
@@ -159,14 +160,17 @@ def room_suggestion(*, room: Room, balance: int, rooms: list[Room]) -> Room | No
 
 
 def room_entry_refusal(*, room: Room, balance: int) -> SafeString | None:
-    """Why a player with ``balance`` coins may not enter ``room``, or ``None`` when they may."""
-    if not room.is_open:
+    """Why a player with ``balance`` coins may not enter ``room`` (``services.admission_refused``
+    decides), with the way out: relief coins for a player who can afford no room, or the
+    nearest room they can afford. ``None`` when they may enter."""
+    refused = services.admission_refused(room=room, balance=balance)
+    if refused is None:
+        return None
+    if refused.code == "room_closed":
         return format_html(
             _("{room} is closed for now. Please choose another room."), room=room.name
         )
-    if room.admits(balance):
-        return None
-    if balance < room.min_coins:
+    if refused.code == "balance_too_low":
         refusal = format_html(
             _("{room} needs at least {minimum} coins to enter; you have {balance}."),
             room=room.name,

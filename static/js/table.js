@@ -132,7 +132,12 @@
     }).join("");
   }
 
+  // These set a state of the seat, which the server leaves alone when it holds already, and
+  // switching back and forth keeps the table's version: each press gets its own id.
+  var SEAT_SWITCHES = {auto: true, resume: true, leave: true, stay: true};
+
   function actionId(parameters) {
+    if (SEAT_SWITCHES[parameters.action]) { return randomId(); }
     var table = tableElt();
     var version = table ? table.dataset.version : "";
     if (version !== actionIdsVersion) {

@@ -111,6 +111,9 @@ def check_frame(frame: str, *, seat: int | None) -> str:
     game = Game.objects.get(pk=int(game_id))
     state = state_at(game, int(events))
     hidden = hidden_cards(state, seat)
+    if state.is_terminal:
+        # 亮牌: once the game is over its hands are public; the stock never is.
+        hidden = set(map(str, state.stock_cards()))
     shown = set(DATA_CARD.findall(frame)) | set(CARD_WORD.findall(SEED.sub("", frame)))
     leaked = shown & hidden
     assert not leaked, f"seat {seat} was shown {sorted(leaked)} at {version}"

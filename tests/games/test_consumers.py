@@ -431,6 +431,34 @@ async def test_the_player_to_move_sees_the_countdown_and_can_hand_the_seat_to_th
     await other.disconnect()
 
 
+async def test_a_player_asks_to_leave_after_the_game_over_the_socket_and_can_stay_after_all() -> (
+    None
+):
+    users, table, game = await _three_at_a_position()
+    socket = await connect(users[1], table.pk)
+    other = await connect(users[0], table.pk)
+    version = await _version(table.pk)
+    frame = (await receive_frames_until(socket, seat=1, version=version))[-1]
+    await receive_frames_until(other, seat=0, version=version)
+    assert 'data-action="leave"' in frame and 'data-action="auto"' in frame
+
+    await socket.send_to(text_data=intent("leave"))
+    frame = await socket.receive_from(timeout=10)
+    assert 'class="leave-after-banner"' in frame and 'data-action="stay"' in frame
+    assert "badge-leaving" in await other.receive_from(timeout=10)
+    seat = await database_sync_to_async(Seat.objects.get)(user=users[1])
+    assert seat.leaves_after_game and seat.position == 1  # still seated, still playing
+
+    await socket.send_to(text_data=intent("stay"))
+    frame = await socket.receive_from(timeout=10)
+    assert 'class="leave-after-banner"' not in frame and 'data-action="leave"' in frame
+    seat = await database_sync_to_async(Seat.objects.get)(user=users[1])
+    assert not seat.leaves_after_game
+    assert await database_sync_to_async(game.events.count)() == 0
+    await socket.disconnect()
+    await other.disconnect()
+
+
 def _with_deadline(game: Game) -> None:
     game.turn_deadline = services.turn_deadline(game=game, seat=0, now=timezone.now())
     game.save(update_fields=["turn_deadline"])

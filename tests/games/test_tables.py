@@ -232,14 +232,72 @@ def test_leaving_frees_the_seat_and_the_last_player_closes_the_table(
     assert services.table_play(user=sun, room=room)[0] != table
 
 
-def test_no_one_leaves_during_a_game(room: Room, trio: list[User]) -> None:
+def test_leaving_during_a_game_frees_the_seat_when_it_ends(
+    room: Room, trio: list[User], outsider: User
+) -> None:
+    zhao, qian, sun = trio
     table, game = full_table(room, trio)
-    with refused("game_in_progress"):
-        services.table_leave(user=trio[1], table=table)
+    assert services.table_leave(user=qian, table=table) == services.Leave.AFTER_GAME
+    assert services.table_leave(user=qian, table=table) == services.Leave.AFTER_GAME
+    # The seat is kept, and the game goes on with the player in it.
     assert seats_of(table)[1] == (1, "qian", False)
+    assert Seat.objects.get(user=qian).leaves_after_game
+    services.table_leave_cancel(user=qian, table=table)
+    assert not Seat.objects.get(user=qian).leaves_after_game
+    services.table_leave_cancel(user=qian, table=table)  # nothing planned: nothing changes
+    assert services.table_leave(user=qian, table=table) == services.Leave.AFTER_GAME
+    for asking in (services.table_leave, services.table_leave_cancel):
+        with refused("not_seated"):
+            asking(user=outsider, table=table)
+
     play_out(game)
-    services.table_leave(user=trio[1], table=table)
+    table.refresh_from_db()
+    assert seats_of(table) == [(0, "zhao", False), (1, None, False), (2, "sun", False)]
+    assert table.status == Table.Status.WAITING and table.waiting_since is not None
+    # Nobody waits for the player who left: the others' 再来一局 and a bot start the next game.
+    with refused("not_seated"):
+        services.table_play_again(user=qian, table=table)
+    services.table_play_again(user=zhao, table=table)
+    services.table_play_again(user=sun, table=table)
+    later = table.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)
+    assert services.table_fill_with_bots(table=table, now=later) == 1
+    second = Game.objects.get(table=table, number=2)
+    assert [p.is_bot for p in second.players.order_by("seat")] == [False, True, False]
+    assert not Seat.objects.filter(leaves_after_game=True).exists()
+
+
+def test_between_games_leaving_is_at_once(room: Room, trio: list[User]) -> None:
+    table, game = full_table(room, trio)
+    play_out(game)
+    assert services.table_leave(user=trio[1], table=table) == services.Leave.NOW
     assert seats_of(table)[1] == (1, None, False)
+
+
+def test_the_last_player_leaving_after_the_game_closes_the_table(
+    room: Room, trio: list[User]
+) -> None:
+    zhao = trio[0]
+    table, _ = services.table_play(user=zhao, room=room)
+    services.table_call_bots(user=zhao, table=table)
+    game = Game.objects.get(table=table)
+    services.table_set_auto_play(user=zhao, table=table, on=True)
+    assert services.table_leave(user=zhao, table=table) == services.Leave.AFTER_GAME
+    play_out(game)
+    table.refresh_from_db()
+    assert table.status == Table.Status.CLOSED
+    assert seats_of(table) == [(0, None, False), (1, None, False), (2, None, False)]
+    assert selectors.table_of_user(user=zhao) is None
+    # Its page still shows how the last game ended, to the player who left it.
+    assert selectors.table_get_for_user(user=zhao, table_id=table.pk) == (table, None)
+    with translation.override("zh-hans"):
+        frame, _ = render_frame_and_version(table=table, seat=None)
+    assert 'class="settlement"' in frame and "zhao" in frame
+    assert "seat-card-count" not in frame and "seat-coins" not in frame
+    assert (
+        "seat-ready" not in frame
+        and "mini-cards" not in frame.split('class="opponents"')[1].split('class="board"')[0]
+    )
+    assert 'class="button button-primary back-to-lobby"' in frame and "返回大厅" in frame
 
 
 # Bots --------------------------------------------------------------------------------------------
@@ -335,6 +393,86 @@ def test_playing_again_needs_coins_in_the_room_range(trio: list[User]) -> None:
     services.table_leave(user=players[0], table=table)
 
 
+def test_the_frame_of_a_player_who_cannot_afford_the_next_game_says_so_and_how_to_go_on(
+    trio: list[User],
+) -> None:
+    novice, junior = Room.objects.get(code="novice"), Room.objects.get(code="junior")
+    players = [make_player(name, coins=20_000) for name in ("a", "b", "c")]
+    table, game = full_table(junior, players)
+    play_out(game)
+    set_balance(players[0], 2_000)  # below 初级场's 3,000, within 新手场's range
+    set_balance(players[1], 500)  # below every room: relief coins
+    set_balance(players[2], 20_000)  # whatever the game took, still within 初级场's range
+    table.refresh_from_db()
+    with translation.override("zh-hans"):
+        frames = [render_frame_and_version(table=table, seat=seat)[0] for seat in range(3)]
+    poor, poorer, fine = frames
+    for frame in (poor, poorer):
+        assert "data-next-game-refused" in frame and "你不能在本场继续下一局。" in frame
+        assert 'data-action="again"' not in frame
+    assert f'href="/rooms/{novice.code}/"' in poor and "新手场" in poor
+    assert 'href="/accounts/profile/"' not in poor
+    assert 'href="/accounts/profile/"' in poorer and "救济" in poorer
+    assert "data-next-game-refused" not in fine and 'data-action="again"' in fine
+    # The refusal is the one the services make when the player presses 再来一局 anyway.
+    with refused("balance_too_low"):
+        services.table_play_again(user=players[0], table=table)
+
+
+def test_the_frame_offers_auto_play_and_leaving_after_the_game_to_its_player_only(
+    room: Room, trio: list[User]
+) -> None:
+    table, game = full_table(room, trio)
+    with translation.override("zh-hans"):
+        mine = render_frame_and_version(table=table, seat=1)[0]
+        watching = render_frame_and_version(table=table, seat=None)[0]
+    assert 'data-action="auto"' in mine and 'data-action="leave"' in mine
+    assert "本局结束后离开" in mine and 'data-action="stay"' not in mine
+    assert 'data-action="auto"' not in watching and 'data-action="leave"' not in watching
+
+    services.table_leave(user=trio[1], table=table)
+    with translation.override("zh-hans"):
+        mine = render_frame_and_version(table=table, seat=1)[0]
+        other = render_frame_and_version(table=table, seat=0)[0]
+    assert 'class="leave-after-banner"' in mine and 'data-action="stay"' in mine
+    assert 'data-action="leave"' not in mine and "本局结束后你将离开牌桌" in mine
+    assert "badge-leaving" in other and 'class="leave-after-banner"' not in other
+    services.table_set_auto_play(user=trio[1], table=table, on=True)
+    with translation.override("zh-hans"):
+        mine = render_frame_and_version(table=table, seat=1)[0]
+    assert 'data-action="auto"' not in mine and 'data-action="resume"' in mine
+    assert "在此之前由机器人替你出牌。" in mine
+
+
+def test_the_losers_cards_are_shown_with_the_settlement_only_after_the_end(
+    room: Room, trio: list[User]
+) -> None:
+    table, game = full_table(room, trio)
+    for seat in (None, 0):
+        frame = render_frame_and_version(table=table, seat=seat)[0]
+        assert "data-shown-hand" not in frame
+    play_out(game, seed=3)
+    game.refresh_from_db()
+    table.refresh_from_db()
+    state = selectors.game_state(game=game)
+    frame = render_frame_and_version(table=table, seat=None)[0]
+    for player in game.players.all():
+        row = re.search(rf'<tr[^>]*data-seat="{player.seat}">(.*?)</tr>', frame, re.S)[1]
+        held = sorted(CARD_TOKEN.findall(row))
+        assert held == sorted(str(card) for card in state.hand(player.seat))
+        assert ("data-shown-hand" in row) == (player.seat != game.winner)
+
+
+def test_the_table_calls_a_game_by_the_number_its_record_has(room: Room, trio: list[User]) -> None:
+    make_room(code="other")  # games of other tables come first: the two numbers differ
+    other = Table.objects.create(room=Room.objects.get(code="other"))
+    services.game_start(table=other, players=trio, seed=1)
+    table, game = full_table(room, trio)
+    assert game.number == 1 and game.pk != 1
+    frame = render_frame_and_version(table=table, seat=0)[0]
+    assert f'<dd class="game-number">#{game.pk}</dd>' in frame
+
+
 # Access ------------------------------------------------------------------------------------------
 
 
@@ -388,7 +526,9 @@ def assert_no_hidden_cards(table: Table, game: Game) -> None:
         view = selectors.table_view(table=table, seat=viewer)
         text = json.dumps(view)
         assert json.loads(text) == view  # JSON-safe
-        hidden = stock.union(*(hand for seat, hand in enumerate(hands) if seat != viewer))
+        # Once the game is over its hands are public (亮牌); the stock never is.
+        others = [hand for seat, hand in enumerate(hands) if seat != viewer]
+        hidden = stock.union(*others) if not game.is_over else stock
         shown = set(CARD_TOKEN.findall(text))
         assert not shown & hidden, (viewer, shown & hidden)
         engine_view = view["game"]["view"]
