@@ -7,8 +7,10 @@ then sends its own player's frame (a spectator's, or one in another language, re
 the whole table with its version, so a frame never holds another seat's cards and a client that
 missed a frame is whole again with the next one.
 
-Close codes: 4401 not signed in and 4404 no table this user may see (the client stays away);
-the server's own restarts close with 1012, after which htmx reconnects and gets a fresh frame.
+Close codes: 4401 not signed in and 4404 no table this user may see, after which the page says
+so and stays away. Any other close (daphne stopping drops the socket, which the browser reports as
+1006; a crash in a handler closes with 1011) is followed by a reconnect with growing pauses from
+``static/js/table.js``, and the new socket's first frame is the current table.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 // The table page: card selection that survives live updates, the Hint button, auto-pass, the
-// bots' countdown, the invitation link and the connection indicator. Everything else (the
-// table itself, every rule) comes from the server over the websocket.
+// bots' countdown, the invitation link, the meaning prompt and the connection (its state and
+// its reconnects). Everything else (the table itself, every rule) comes from the server over
+// the websocket.
 (function () {
   "use strict";
 
@@ -89,6 +90,7 @@
       if (text) { text.textContent = Math.ceil(left) + "s"; }
       elt.classList.toggle("is-low", left <= 5);
     });
+    updateRetryIn();
   }
 
   function absoluteInvite() {
@@ -97,28 +99,183 @@
     });
   }
 
+  // The meaning prompt arrives as a closed dialog: shown modal, it sits over the table with its
+  // choices in sight, takes the focus and closes with Escape.
+  function openPrompt() {
+    var dialog = $("#prompt dialog");
+    if (dialog && !dialog.open && typeof dialog.showModal === "function") { dialog.showModal(); }
+  }
+
+  function closePrompt() {
+    var prompt = document.getElementById("prompt");
+    var dialog = $("dialog", prompt);
+    if (dialog && dialog.open) { dialog.close(); }
+    if (prompt) { prompt.innerHTML = ""; }
+  }
+
   function afterFrame() {
     select(kept);
     absoluteInvite();
     updateCountdowns();
     updateTimers();
+    openPrompt();
     maybeAutoPass();
   }
 
+  // The connection. htmx's websocket extension reconnects by itself only after close codes
+  // 1006, 1011, 1012 and 1013, so a clean close (a proxy's or the server's) would leave the page
+  // dead. The page reconnects after every close but the two that say the table is not for this
+  // user (4401, 4404), with growing pauses, and at once when the network or the tab comes back.
+  var CLOSE_SIGNED_OUT = 4401;
+  var CLOSE_NO_TABLE = 4404;
+  var RETRY_MAX_MS = 30000;
+  // A reconnect that works within this time is not worth a banner over the table.
+  var BANNER_AFTER_MS = 1500;
+  var link = {
+    state: "connecting",
+    wrapper: null,    // htmx's socket wrapper, whose reconnect() opens a new socket
+    socket: null,     // the newest socket it made
+    failures: 0,      // closes since the last frame came through
+    retryAt: 0,
+    retryTimer: null,
+    downSince: 0,
+    bannerTimer: null,
+    leaving: false,
+  };
+
+  if (window.htmx) {
+    // The page schedules every reconnect itself; htmx's own timer (started only after some
+    // codes) would open a second socket beside it, so it waits the longest a timer can.
+    window.htmx.config.wsReconnectDelay = function () { return 2147483647; };
+    var createSocket = window.htmx.createWebSocket;
+    if (createSocket) {
+      window.htmx.createWebSocket = function (url) {
+        link.socket = createSocket(url);
+        return link.socket;
+      };
+    }
+  }
+
+  function retryIn() {
+    return Math.max(0, Math.ceil((link.retryAt - Date.now()) / 1000));
+  }
+
+  function updateRetryIn() {
+    var elt = $("[data-retry-in]");
+    if (!elt || link.state !== "reconnecting") { return; }
+    var left = link.retryTimer ? retryIn() : 0;
+    elt.textContent = left > 0 ? elt.dataset.template.replace("{n}", left) : elt.dataset.textTrying;
+  }
+
+  function showAlert() {
+    var alert = document.getElementById("connection-alert");
+    if (!alert) { return; }
+    var shown = link.state !== "open" && link.state !== "connecting" &&
+      (link.state !== "reconnecting" || Date.now() - link.downSince >= BANNER_AFTER_MS);
+    alert.hidden = !shown;
+    $$("[data-when]", alert).forEach(function (part) {
+      part.hidden = !shown || part.dataset.when !== link.state;
+    });
+    var page = $(".table-page");
+    if (page) { page.dataset.connection = shown ? link.state : "open"; }
+    updateRetryIn();
+  }
+
   function setConnection(state) {
+    var down = state !== "open" && state !== "connecting";
+    if (down && !link.downSince) { link.downSince = Date.now(); }
+    if (!down) { link.downSince = 0; }
+    link.state = state;
     var elt = document.getElementById("connection");
-    if (!elt) { return; }
-    elt.dataset.state = state;
-    var key = "text" + state.charAt(0).toUpperCase() + state.slice(1);
-    elt.textContent = elt.dataset[key] || state;
+    if (elt) {
+      elt.dataset.state = state;
+      var key = "text" + state.replace(/(^|-)(\w)/g, function (m, dash, c) { return c.toUpperCase(); });
+      elt.textContent = elt.dataset[key] || state;
+    }
+    // A stale table takes no clicks: whatever is chosen on it would be refused, or sent late.
+    var table = tableElt();
+    if (table) { table.inert = down; }
+    if (down) { closePrompt(); }
+    window.clearTimeout(link.bannerTimer);
+    if (state === "reconnecting") { link.bannerTimer = window.setTimeout(showAlert, BANNER_AFTER_MS); }
+    showAlert();
+  }
+
+  function isFinal(state) {
+    return state === "gone" || state === "signed-out";
+  }
+
+  function reconnectNow() {
+    window.clearTimeout(link.retryTimer);
+    link.retryTimer = null;
+    if (isFinal(link.state) || link.state === "open" || !link.wrapper || link.leaving) { return; }
+    if (navigator.onLine === false) { setConnection("offline"); return; }
+    // An attempt still under way ends in a close, which plans the next one.
+    if (link.socket && link.socket.readyState !== WebSocket.CLOSED) { return; }
+    setConnection("reconnecting");
+    link.wrapper.reconnect();
+  }
+
+  function planReconnect() {
+    window.clearTimeout(link.retryTimer);
+    link.retryTimer = null;
+    if (navigator.onLine === false) { setConnection("offline"); return; }
+    // Full jitter between half and all of a doubling pause, so that the players of a server
+    // that restarts do not all come back at the same moment.
+    var pause = Math.min(RETRY_MAX_MS, 1000 * Math.pow(2, link.failures));
+    var delay = pause / 2 + Math.random() * pause / 2;
+    link.failures += 1;
+    link.retryAt = Date.now() + delay;
+    link.retryTimer = window.setTimeout(reconnectNow, delay);
+    setConnection("reconnecting");
   }
 
   document.addEventListener("htmx:wsBeforeMessage", function () {
     kept = selectedCards();
   });
-  document.addEventListener("htmx:wsAfterMessage", afterFrame);
-  document.addEventListener("htmx:wsOpen", function () { setConnection("open"); });
-  document.addEventListener("htmx:wsClose", function () { setConnection("closed"); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    link.failures = 0;  // a frame came through: the connection works
+    afterFrame();
+  });
+  document.addEventListener("htmx:wsConnecting", function () {
+    if (link.state !== "connecting") { setConnection("reconnecting"); }
+  });
+  document.addEventListener("htmx:wsOpen", function (event) {
+    link.wrapper = event.detail.socketWrapper;
+    setConnection("open");
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    link.wrapper = event.detail.socketWrapper;
+    var closed = event.detail.event;
+    if (link.leaving || (link.socket && closed.target && closed.target !== link.socket)) { return; }
+    if (closed.code === CLOSE_NO_TABLE) {
+      setConnection("gone");
+    } else if (closed.code === CLOSE_SIGNED_OUT) {
+      setConnection("signed-out");
+    } else if (!isFinal(link.state)) {
+      planReconnect();
+    }
+  });
+
+  window.addEventListener("offline", function () {
+    if (isFinal(link.state)) { return; }
+    // A socket can outlive the network that carried it without a word: close it, so that the
+    // table comes back through a new one.
+    if (link.socket && link.socket.readyState === WebSocket.OPEN) { link.socket.close(4000, "offline"); }
+    setConnection("offline");
+  });
+  window.addEventListener("online", function () {
+    link.failures = 0;
+    reconnectNow();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { reconnectNow(); }
+  });
+  window.addEventListener("pagehide", function () { link.leaving = true; });
+  window.addEventListener("pageshow", function () {
+    link.leaving = false;
+    reconnectNow();
+  });
   // Every action carries an id, the same for the same action on the same view: the server
   // applies an id once, so a double click or a resend after a reconnect cannot act twice.
   var actionIds = {};
@@ -154,9 +311,13 @@
   document.addEventListener("htmx:wsConfigSend", function (event) {
     event.detail.parameters.action_id = actionId(event.detail.parameters);
     // A sent play clears the prompt; the next frame shows the result.
-    var prompt = document.getElementById("prompt");
-    if (prompt) { prompt.innerHTML = ""; }
+    closePrompt();
   });
+
+  // Escape closes the prompt's dialog by itself; its slot is emptied too.
+  document.addEventListener("close", function (event) {
+    if (event.target && event.target.closest && event.target.closest("#prompt")) { closePrompt(); }
+  }, true);
 
   document.addEventListener("click", function (event) {
     var target = event.target.closest ? event.target : null;
@@ -165,7 +326,9 @@
       event.preventDefault();
       showHint();
     } else if (target.closest("[data-close-prompt]")) {
-      document.getElementById("prompt").innerHTML = "";
+      closePrompt();
+    } else if (target.closest("[data-reconnect]")) {
+      reconnectNow();
     } else if (target.closest("[data-copy-invite]")) {
       var input = $("[data-invite-link]");
       if (input) {
