@@ -80,7 +80,9 @@ def test_a_wrong_or_closed_invitation_says_so(room: Room, trio: list[User]) -> N
     assert response.status_code == 404
 
 
-def test_leaving_a_waiting_table_and_not_while_playing(room: Room, trio: list[User]) -> None:
+def test_leaving_a_waiting_table_at_once_and_a_game_when_it_ends(
+    room: Room, trio: list[User]
+) -> None:
     table, _ = services.table_play(user=trio[0], room=room)
     client = login(trio[0])
     assert client.post(f"/tables/{table.pk}/leave/")["Location"] == "/"
@@ -89,8 +91,10 @@ def test_leaving_a_waiting_table_and_not_while_playing(room: Room, trio: list[Us
     for user in trio:
         playing, _ = services.table_play(user=user, room=room)
     response = login(trio[0]).post(f"/tables/{playing.pk}/leave/", follow=True)
-    assert "你的牌桌正在打牌，现在不能离开。" in response.content.decode()
-    assert Seat.objects.filter(user=trio[0], table=playing).exists()
+    assert response.redirect_chain == [(f"/tables/{playing.pk}/", 302)]
+    assert "本局结束后你将离开牌桌" in response.content.decode()
+    seat = Seat.objects.get(user=trio[0], table=playing)
+    assert seat.leaves_after_game  # still seated: the game goes on with them
 
 
 def test_a_private_table_from_the_room_page(room: Room, trio: list[User]) -> None:
