@@ -2,7 +2,8 @@
 # Installs what is needed and runs every check: ruff, mypy --strict on the engine and the bots, and pytest
 # twice: the whole suite on the embedded default (SQLite, in-memory channel layer), then every test
 # but the engine's on PostgreSQL (127.0.0.1:5432) with the Redis channel layer (127.0.0.1:6379)
-# when they answer. Arguments are passed to both pytest runs.
+# when they answer, the two side by side (TEST_PARALLEL=0: one after the other). Arguments are
+# passed to both pytest runs.
 #
 # The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium; run as root, this
 # script installs it when it is missing. Without PostgreSQL the second run is skipped with a
@@ -57,8 +58,36 @@ fi
 # Screenshots of this run's browser tests only.
 rm -rf .test-artifacts/screenshots
 
+# The two pytest runs go side by side (TEST_PARALLEL=0: one after the other): each keeps one core
+# busy at most, and their databases, channel layers and caches are apart. The SQLite run's output
+# is shown when it ends.
+sqlite_log="$(mktemp -t gandengyan-sqlite-run.XXXXXX)"
+sqlite_pid=""
+
+run_sqlite() {
+    python -m pytest "$@" || return $?
+}
+
+finish_sqlite() {
+    [ -n "$sqlite_pid" ] || return 0
+    local status=0
+    wait "$sqlite_pid" || status=$?
+    sqlite_pid=""
+    step "pytest on SQLite: its output"
+    cat "$sqlite_log"
+    rm -f "$sqlite_log"
+    [ "$status" -eq 0 ] || failed+=("pytest (SQLite)")
+}
+
 step "pytest on SQLite: the whole suite"
-python -m pytest "$@" || failed+=("pytest (SQLite)")
+if [ "${TEST_PARALLEL:-1}" = "0" ]; then
+    run_sqlite "$@" || failed+=("pytest (SQLite)")
+else
+    echo "Running in the background beside the PostgreSQL run; its output follows that run's."
+    run_sqlite "$@" >"$sqlite_log" 2>&1 &
+    sqlite_pid=$!
+    trap '[ -z "$sqlite_pid" ] || kill "$sqlite_pid" 2>/dev/null || true' EXIT
+fi
 
 postgres_answers() {
     python - <<'EOF'
@@ -153,6 +182,8 @@ else
             "and run ./scripts/test.sh again to test on PostgreSQL too." >&2
     fi
 fi
+
+finish_sqlite
 
 echo
 if [ -d .test-artifacts/screenshots ]; then
