@@ -46,8 +46,11 @@ def start_against_bots(page: Page, base: browser.BrowserTestCase) -> Table:
 def assert_fits(page: Page, width: int) -> None:
     """No horizontal scroll, and no cell of the settlement wrapped to a column of characters."""
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-    cells = page.locator(".settlement-table td").evaluate_all(
-        "cells => cells.map(cell => { const s = getComputedStyle(cell);"
+    # Found and measured in one step: a frame arriving between the two would leave the cells
+    # found detached, with no size.
+    cells = page.evaluate(
+        "() => Array.from(document.querySelectorAll('.settlement-table td'), cell => {"
+        " const s = getComputedStyle(cell);"
         " return [cell.getBoundingClientRect().height, parseFloat(s.lineHeight)"
         " || parseFloat(s.fontSize) * 1.3, cell.textContent]; })"
     )
@@ -126,6 +129,7 @@ class TableEdges(browser.BrowserTestCase):
             self.log_in(phone, "likai")
             phone.goto(self.url(f"/tables/{table.pk}/"))
             expect(phone.locator(".settlement [data-shown-hand]").first).to_be_visible()
+            expect(phone.locator("#connection")).to_have_attribute("data-state", "open")
             assert_fits(phone, width)
             self.shot(f"closed-table-{width}", phone)
             phone.context.close()
