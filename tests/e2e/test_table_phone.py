@@ -92,6 +92,9 @@ def assert_seen_at_its_centre(locator: Locator) -> None:
 
 def assert_clock_readable(page: Page) -> None:
     """The seconds left of the player's own turn: shown, whole, and big enough to read."""
+    # After the socket's first frame, which replaces the table the page was served with: an
+    # element found before it would be measured detached.
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
     text = page.locator(".me-area .countdown-text")
     expect(text).to_have_text(re.compile(r"^\d{1,2}s$"))
     assert_seen_at_its_centre(text)
