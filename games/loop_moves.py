@@ -340,7 +340,7 @@ async def table_move(
         logger.exception("a move on the event loop failed; the services make it")
         return None
     locked, rows, after, event = made
-    # Committed: the position is this process's to keep, as ``services._act_locked`` keeps it.
+    # Committed: the position is this process's to keep, as ``services.act_locked`` keeps it.
     game_position_remember(game=locked, state=after, event=event)
     _seen.put(table_id, (locked.pk, after.log_length))
     notice = services.table_notice(

@@ -125,7 +125,7 @@ class SpyPolicy:
 def test_a_bot_is_shown_only_its_own_seat_view(
     room: Any, trio: list[User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services, "SensiblePolicy", SpyPolicy)
+    monkeypatch.setattr(services.moves, "SensiblePolicy", SpyPolicy)
     SpyPolicy.shown = []
     _, game = table_with_bots(room, trio[0])
     rng = random.Random(4)

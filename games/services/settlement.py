@@ -1,0 +1,104 @@
+"""Settling a finished game: its coins moved through the ledger, exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import LedgerReason, Wallet
+from accounts.services import coins_move, house_wallet
+from games.rules import (
+    settle,
+)
+
+from ..models import Game
+from ..selectors import (
+    game_state,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+@transaction.atomic
+def game_settle(*, game: Game) -> None:
+    """Move the coins of a finished game, exactly once.
+
+    The engine's ``settle`` gives each seat's nominal payment. Each seat plays for a wallet: a
+    person for their own, a bot for the house's (系统庄家, ``accounts.services.house_wallet``),
+    which so pays what bots lose and receives what bots win. The ledger rows of a game always
+    sum to zero:
+
+    - a loser pays ``min(nominal, what their wallet still has)``, in seat order: bot seats pay
+      from the one house balance, so together they never pay more than it holds, and no balance
+      goes below zero;
+    - the winner receives exactly the sum the losers actually paid;
+    - each wallet gets one ``game`` ledger row holding its net amount (none when the net is 0),
+      the payments written before the receipts. A bot that loses to a bot pays the house what
+      the house receives: no coin moves, but the two seats' ``coins`` show the payment.
+
+    Each player's row gets ``cards_left``, ``spring``, ``nominal`` (the engine's payment,
+    negative for a loser) and ``coins`` (what the seat paid or received, bots included), and
+    ``game.result`` the engine's result with ``cards_left`` and ``coins`` added. The game row is
+    locked and ``settled_at`` checked first, so a retry or a concurrent call does nothing; the
+    ledger's unique constraint (one game row per wallet and game) is the last line of defence.
+    Raises ``ValueError`` for a game that has not finished.
+    """
+    locked = Game.objects.select_for_update().get(pk=game.pk)
+    if locked.settled_at is not None:
+        game.result, game.settled_at = locked.result, locked.settled_at
+        return
+    if locked.status != Game.Status.FINISHED:
+        raise ValueError(f"game {locked.pk} has not finished: there is nothing to settle")
+    state = game_state(game=locked)
+    settlement = settle(state, base=locked.base)
+    players = list(locked.players.select_for_update().order_by("seat"))
+    house_id = None
+    if any(player.user_id is None for player in players):
+        house_id = house_wallet().user_id
+    # By seat, the user whose wallet the seat plays for: the player's own, the house's for a bot.
+    owners = [house_id if player.user_id is None else player.user_id for player in players]
+    # Every wallet of the game, locked in one order (by key) before any coin moves.
+    wallets = {
+        wallet.user_id: wallet
+        for wallet in Wallet.objects.select_for_update()
+        .filter(user_id__in=set(owners))
+        .order_by("pk")
+    }
+
+    coins = [0] * len(players)
+    left = {user_id: wallet.balance for user_id, wallet in wallets.items()}
+    for player in players:
+        nominal = settlement.payments[player.seat]
+        if nominal < 0:
+            paid = min(-nominal, left[owners[player.seat]])
+            left[owners[player.seat]] -= paid
+            coins[player.seat] = -paid
+    coins[settlement.winner] = -sum(coins)
+    net = dict.fromkeys(wallets, 0)
+    for player in players:
+        net[owners[player.seat]] += coins[player.seat]
+    # Payments first, then receipts, so that no balance ever dips below zero.
+    for user_id in sorted(net, key=lambda user_id: (net[user_id] > 0, wallets[user_id].pk)):
+        if net[user_id] != 0:
+            coins_move(
+                wallet=wallets[user_id], amount=net[user_id], reason=LedgerReason.GAME, game=locked
+            )
+
+    for player in players:
+        player.cards_left = settlement.cards_left[player.seat]
+        player.spring = settlement.spring[player.seat]
+        player.nominal = settlement.payments[player.seat]
+        player.coins = coins[player.seat]
+        player.save(update_fields=["cards_left", "spring", "nominal", "coins"])
+    locked.result = {
+        **settlement.to_json(),
+        "cards_left": list(settlement.cards_left),
+        "coins": coins,
+    }
+    locked.settled_at = timezone.now()
+    locked.save(update_fields=["result", "settled_at"])
+    game.result, game.settled_at = locked.result, locked.settled_at
