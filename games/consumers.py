@@ -36,16 +36,16 @@ from django.utils.translation.trans_real import (
 
 from . import loop_moves, services
 from .db_threads import in_pool_thread
-from .models import Table
-from .runner import ensure_running_in_this_process
-from .selectors import TableRows, table_get_for_user, table_rows, table_version
-from .socket_limits import Warnings, message_allowed
-from .table_frames import (
+from .frames import (
     refusal_message,
     render_frame_and_version,
     render_notice,
     render_prompt,
 )
+from .models import Table
+from .runner import ensure_running_in_this_process
+from .selectors import TableRows, table_get_for_user, table_rows, table_version
+from .socket_limits import Warnings, message_allowed
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -14,37 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.rules import Card, parse_cards
-
 from . import selectors, services
+from .frames import card_faces
 from .models import Game
-
-_SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-
-
-def card_faces(text: str) -> list[dict[str, Any]]:
-    """Cards in notation (``"Ts 5h BJ"``) as faces to draw: rank, suit symbol, colour."""
-    return [_card_face(card) for card in parse_cards(text)]
-
-
-def _card_face(card: Card) -> dict[str, Any]:
-    name = str(card)
-    if name in ("BJ", "RJ"):
-        return {
-            "code": name,
-            "rank": _("Black joker") if name == "BJ" else _("Red joker"),
-            "suit": "★",
-            "red": name == "RJ",
-            "joker": True,
-        }
-    rank, suit = name[:-1], name[-1]
-    return {
-        "code": name,
-        "rank": "10" if rank == "T" else rank,
-        "suit": _SUIT_SYMBOLS[suit],
-        "red": suit in "hd",
-        "joker": False,
-    }
 
 
 class DisputeForm(forms.Form):

@@ -44,6 +44,7 @@ from django.db.models import Subquery
 from accounts.models import Wallet
 
 from . import services
+from .frames import render_player_frames
 from .lru import LruCache
 from .models import Game, GameEvent, GamePlayer, Seat, Table
 from .prepared import (
@@ -64,7 +65,6 @@ from .selectors import (
     table_rows_keep,
     table_rows_kept,
 )
-from .table_frames import render_player_frames
 
 logger = logging.getLogger(__name__)
 

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import services
+from .frames import frame_context, render_frame, room_entry_refusal
 from .models import Room, Table
 from .selectors import table_get_for_user
-from .table_frames import frame_context, render_frame
-from .views import player_balance, room_entry_refusal
+from .views import player_balance
 
 
 def _room_or_404(code: str) -> Room:

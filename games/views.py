@@ -12,18 +12,15 @@ import markdown
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils import translation
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from markdown.extensions.toc import slugify_unicode
 
-from accounts.selectors import lowest_open_room_minimum, wallet_get_for_user
+from accounts.selectors import wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
-from . import services
 from .models import Room
 from .selectors import rooms_for_lobby, table_of_user, tables_to_watch
 
@@ -149,59 +146,6 @@ def player_balance(request: HttpRequest) -> int | None:
         return None
     wallet = wallet_get_for_user(user=request.user)
     return wallet.balance if wallet is not None else 0
-
-
-def room_suggestion(*, room: Room, balance: int, rooms: list[Room]) -> Room | None:
-    """The open room nearest to ``room`` in the lobby whose range admits ``balance``."""
-    fitting = [other for other in rooms if other.is_open and other.admits(balance)]
-    if not fitting:
-        return None
-    return min(fitting, key=lambda other: (abs(other.position - room.position), other.base))
-
-
-def room_entry_refusal(*, room: Room, balance: int) -> SafeString | None:
-    """Why a player with ``balance`` coins may not enter ``room`` (``services.admission_refused``
-    decides), with the way out: relief coins for a player who can afford no room, or the
-    nearest room they can afford. ``None`` when they may enter."""
-    refused = services.admission_refused(room=room, balance=balance)
-    if refused is None:
-        return None
-    if refused.code == "room_closed":
-        return format_html(
-            _("{room} is closed for now. Please choose another room."), room=room.name
-        )
-    if refused.code == "balance_too_low":
-        refusal = format_html(
-            _("{room} needs at least {minimum} coins to enter; you have {balance}."),
-            room=room.name,
-            minimum=coins(room.min_coins),
-            balance=coins(balance),
-        )
-        lowest = lowest_open_room_minimum()
-        if lowest is not None and balance < lowest:
-            profile = format_html(
-                '<a href="{}">{}</a>', reverse("accounts:profile"), _("your profile")
-            )
-            return format_html(
-                _("{refusal} You can claim relief coins on {profile}."),
-                refusal=refusal,
-                profile=profile,
-            )
-    else:
-        assert room.max_coins is not None
-        refusal = format_html(
-            _("{room} admits at most {maximum} coins; you have {balance}."),
-            room=room.name,
-            maximum=coins(room.max_coins),
-            balance=coins(balance),
-        )
-    suggestion = room_suggestion(room=room, balance=balance, rooms=list(Room.objects.all()))
-    if suggestion is None:
-        return refusal
-    link = format_html(
-        '<a href="{}">{}</a>', reverse("games:room", args=[suggestion.code]), suggestion.name
-    )
-    return format_html(_("{refusal} Try {room}."), refusal=refusal, room=link)
 
 
 def lobby(request: HttpRequest) -> HttpResponse:

@@ -114,12 +114,12 @@ TEMPLATES: list[dict[str, Any]] = [
         },
     },
     {
-        # The table's live fragments only (gandengyan/jinja2.py says why).
+        # The table's live fragments only (games/frames/jinja2.py says why).
         "NAME": "fragments",
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "gandengyan.jinja2.environment"},
+        "OPTIONS": {"environment": "games.frames.jinja2.environment"},
     },
 ]
 

@@ -1,5 +1,4 @@
-"""Dealing a game: a fresh secret seed, its public commitment, and the game's rows.
-"""
+"""Dealing a game: a fresh secret seed, its public commitment, and the game's rows."""
 
 from __future__ import annotations
 

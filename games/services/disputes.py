@@ -1,5 +1,4 @@
-"""Disputes: a player's complaint about a finished game, and staff closing it.
-"""
+"""Disputes: a player's complaint about a finished game, and staff closing it."""
 
 from __future__ import annotations
 

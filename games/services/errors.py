@@ -1,5 +1,4 @@
-"""The refusals of the games' services: each says what was refused, with a stable code.
-"""
+"""The refusals of the games' services: each says what was refused, with a stable code."""
 
 from __future__ import annotations
 

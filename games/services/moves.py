@@ -196,7 +196,7 @@ def rows_with_game(rows: TableRows, game: Game) -> TableRows:
 
 
 def _frames_after_move(*, rows: TableRows, state: GameState) -> dict[str, Any]:
-    from ..table_frames import render_player_frames  # presentation: needed only after a commit
+    from ..frames import render_player_frames  # presentation: needed only after a commit
 
     return render_player_frames(table=rows.seats[0].table, rows=rows, state=state)
 

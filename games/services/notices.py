@@ -39,13 +39,13 @@ def broadcast_on_commit(
     """Tell the table's group about a change once (and only if) the transaction commits.
 
     The message says what changed, and carries the frame of each player seated at the table,
-    rendered once after the commit (``table_frames.render_player_frames``): each socket forwards
+    rendered once after the commit (``games.frames.render_player_frames``): each socket forwards
     its player's frame instead of reading and rendering the table itself. ``frames`` renders
     them from what the caller has read already (a move); by default the table is read anew. A
     socket that cannot use them (a spectator, another language) renders its own view."""
 
     def send() -> None:
-        from .. import table_frames  # presentation: needed only after a commit
+        from ..frames import frames_of_table  # presentation: needed only after a commit
 
         layer = get_channel_layer()
         if layer is None:
@@ -53,7 +53,7 @@ def broadcast_on_commit(
         payload = table_notice(
             table_id=table_id,
             message=message,
-            frames=frames or functools.partial(table_frames.frames_of_table, table_id=table_id),
+            frames=frames or functools.partial(frames_of_table, table_id=table_id),
         )
         collected = getattr(_notices, "collected", None)
         if collected is not None:
@@ -117,6 +117,6 @@ def frames_from_rows(
     frames then read the table anew)."""
     if seats is None:
         return None
-    from .. import table_frames  # presentation: needed only after a commit
+    from ..frames import frames_of_table  # presentation: needed only after a commit
 
-    return functools.partial(table_frames.frames_of_table, table=table, seats=seats, last=last)
+    return functools.partial(frames_of_table, table=table, seats=seats, last=last)

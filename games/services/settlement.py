@@ -1,5 +1,4 @@
-"""Settling a finished game: its coins moved through the ledger, exactly once.
-"""
+"""Settling a finished game: its coins moved through the ledger, exactly once."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 
 from accounts.models import User
-from games import selectors, services
+from games import frames, selectors, services
 from games.models import Game, GameEvent, Table
 from games.rules import Move
 from games.rules.moves import move_from_json
@@ -85,7 +85,7 @@ def test_one_player_and_two_bots_play_a_game_to_its_settlement(room: Any, trio: 
     assert services.bot_take_turns(game=game) == []
     table.refresh_from_db()
     assert table.status == Table.Status.WAITING
-    view = selectors.table_view(table=table, seat=0)
+    view = frames.table_view(table=table, seat=0)
     assert view["game"]["over"] and view["game"]["seed"] == game.seed
     assert [row["coins"] for row in view["game"]["settlement"]["seats"]] == game.result["coins"]
 

@@ -24,8 +24,8 @@ from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry, User
 from games import services, socket_limits
+from games.frames import render_frame_for_user
 from games.models import Game, GameEvent, Room, Seat, Table
-from games.table_frames import render_frame_for_user
 from tests.games.helpers import balance, make_player, make_room, start_from_position
 from tests.games.live import (
     check_frame,

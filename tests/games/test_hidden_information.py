@@ -41,10 +41,10 @@ from accounts.models import LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
+from games.frames import render_frame_for_user
 from games.models import Game, Room, Table
 from games.rules import PASS, GameState, Move, Play, format_cards
 from games.rules.moves import move_from_json
-from games.table_frames import render_frame_for_user
 from tests import seeds
 
 pytestmark = pytest.mark.django_db

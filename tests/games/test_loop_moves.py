@@ -17,9 +17,9 @@ from django.db import connection, connections, transaction
 from django.test import override_settings
 
 from accounts.models import User
-from games import loop_moves, selectors, services, table_frames
+from games import frames, loop_moves, selectors, services
 from games.models import Game, GameEvent, Table
-from games.positions import KnownPosition
+from games.positions import KnownPosition, positions
 from games.rules import parse_cards
 from games.rules.moves import move_from_json
 from games.selectors import game_state, table_version
@@ -131,7 +131,7 @@ async def test_the_next_move_goes_on_from_the_position_the_loop_kept() -> None:
     stored = await database_sync_to_async(_stored)(game)
     assert [(number, seat) for number, seat, *_ in stored] == [(1, 0), (2, 1), (3, 2)]
     # The services replay the stored events to the same position.
-    selectors.positions.clear()
+    positions.clear()
     row = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     replayed = await database_sync_to_async(game_state)(game=row)
     assert replayed.to_move == 0 and replayed.table is None
@@ -200,7 +200,7 @@ async def test_moves_made_in_another_process_are_read_and_replayed_under_the_loc
     monkeypatch.setattr(loop_moves, "_events", counted)
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
     if known == "nothing":
-        selectors.positions.clear()  # as in a process that has not seen the game yet
+        positions.clear()  # as in a process that has not seen the game yet
     # Another worker's socket makes the next move: this process does not see its position.
     await database_sync_to_async(_move_elsewhere)(users[1], table, {"pass": True})
     notices = await _move(users[2], table, {"pass": True}, action_id="loop-move-0003")
@@ -222,15 +222,17 @@ async def test_a_game_dealt_in_another_process_reads_its_players_and_balances_on
     """The worker that deals a game keeps its players and balances; another worker's socket
     reads them under the lock at its first move there, and its frames show what the ORM reads."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
-    selectors._players_and_balances.clear()
+    selectors.tables._players_and_balances.clear()
     for select in (loop_moves._game_players, loop_moves._seated_wallets):
         select._compiled.clear()  # compiled on the loop, at the first move that needs them
     notices = await _move(users[0], table, {"play": "3s 4s 5s"})
     assert notices is not None
     ((_group, notice),) = notices
     assert notice["frames"] == (await database_sync_to_async(_frames_now)(table))["frames"]
-    kept = selectors._players_and_balances.get(
-        selectors._rows_key(await database_sync_to_async(Table.objects.get)(pk=table.pk), game)
+    kept = selectors.tables._players_and_balances.get(
+        selectors.tables._rows_key(
+            await database_sync_to_async(Table.objects.get)(pk=table.pk), game
+        )
     )
     assert kept is not None
     players, balances = kept
@@ -240,12 +242,12 @@ async def test_a_game_dealt_in_another_process_reads_its_players_and_balances_on
 def _move_elsewhere(user: User, table: Table, action: dict[str, Any]) -> None:
     """``user``'s move through the services, the position this process keeps left as it was."""
     game = Game.objects.get(table=table, status=Game.Status.PLAYING)
-    key = selectors._position_key(game)
-    known = selectors.positions.get(key)
+    key = selectors.states._position_key(game)
+    known = positions.get(key)
     services.table_game_act(user=user, table=table, action=action, version=_version(table))
-    selectors.positions.clear()
+    positions.clear()
     if known is not None:
-        selectors.positions.put(key, known)
+        positions.put(key, known)
 
 
 async def test_the_move_that_ends_the_game_is_left_to_the_services_which_settle_it() -> None:
@@ -459,7 +461,7 @@ def _seats_and_version(table: Table) -> tuple[list[bool], int, str, Any]:
 
 
 def _frames_now(table: Table) -> dict[str, Any]:
-    return table_frames.frames_of_table(table_id=table.pk)
+    return frames.frames_of_table(table_id=table.pk)
 
 
 async def test_play_again_is_made_on_the_loop_and_its_frames_are_the_tables_as_stored() -> None:
@@ -492,13 +494,13 @@ async def test_play_again_after_a_game_another_process_ended_reads_its_last_move
     """The worker that made a game's last move knows where it ended; another one reads the
     events it did not see, under the table's lock, and renders the same frames."""
     users, table, game = await database_sync_to_async(_table_after_a_game)()
-    key = selectors._position_key(game)
-    ended = selectors.positions.get(key)
+    key = selectors.states._position_key(game)
+    ended = positions.get(key)
     assert ended is not None
-    selectors.positions.clear()
+    positions.clear()
     if known != "nothing":
         before_last = await database_sync_to_async(_position_before_the_last_move)(game)
-        selectors.positions.put(key, before_last)
+        positions.put(key, before_last)
 
     notices = await loop_moves.table_again(user=users[1], table_id=table.pk)
 
@@ -506,7 +508,7 @@ async def test_play_again_after_a_game_another_process_ended_reads_its_last_move
     [(_group, notice)] = notices
     fresh = await database_sync_to_async(_frames_now)(table)
     assert notice["frames"] == fresh["frames"]
-    kept = selectors.positions.get(key)
+    kept = positions.get(key)
     assert kept is not None and kept.state == ended.state
 
 

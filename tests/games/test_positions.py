@@ -45,7 +45,9 @@ def test_a_kept_position_and_a_replay_from_the_deal_agree_after_every_move(
         if count:
             row = GameEvent.objects.get(game=game, number=count)
             last = (row.pk, row.seat, row.action)
-        positions.put(selectors._position_key(game), KnownPosition(state=known, last_event=last))
+        positions.put(
+            selectors.states._position_key(game), KnownPosition(state=known, last_event=last)
+        )
         assert _same(selectors.game_state(game=game), state_at(game, len(events)))
 
 
@@ -83,7 +85,7 @@ def test_a_position_from_a_rolled_back_move_is_not_used(table: Table, trio: list
     with pytest.raises(RolledBack), transaction.atomic():
         services.game_act(game=game, seat=before.to_move, action=dict(move.to_json()))
         # The writer kept the position after its move, which the rollback undoes.
-        assert positions.get(selectors._position_key(game)).state.log_length == 1
+        assert positions.get(selectors.states._position_key(game)).state.log_length == 1
         raise RolledBack
     assert not game.events.exists()
     assert selectors.game_state(game=game).log_length == 0

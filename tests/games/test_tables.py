@@ -17,11 +17,11 @@ from django.db import connections
 from django.utils import translation
 
 from accounts.models import User
-from games import selectors, services
+from games import frames, selectors, services
+from games.frames import render_frame_and_version
 from games.models import Game, Room, Seat, Table
 from games.rules import parse_cards
 from games.services import TableRefused
-from games.table_frames import render_frame_and_version
 from tests.games.helpers import make_player, make_room, play_out, set_balance
 
 pytestmark = pytest.mark.django_db
@@ -523,7 +523,7 @@ def assert_no_hidden_cards(table: Table, game: Game) -> None:
     hands = [{str(card) for card in state.hand(seat)} for seat in range(state.players)]
     stock = {str(card) for card in state.stock_cards()}
     for viewer in [*range(state.players), None]:
-        view = selectors.table_view(table=table, seat=viewer)
+        view = frames.table_view(table=table, seat=viewer)
         text = json.dumps(view)
         assert json.loads(text) == view  # JSON-safe
         # Once the game is over its hands are public (亮牌); the stock never is.
@@ -559,7 +559,7 @@ def test_table_view_shows_each_seat_only_its_own_hand(room: Room, trio: list[Use
 def test_table_view_of_a_game_in_progress_and_over(room: Room, trio: list[User]) -> None:
     table, game = full_table(room, trio)
     state = selectors.game_state(game=game)
-    view = selectors.table_view(table=table, seat=1)
+    view = frames.table_view(table=table, seat=1)
     assert view["table"] == table.pk and view["you"] == 1
     assert view["room"] == {"code": room.code, "name": room.name, "base": room.base}
     assert view["status"] == "playing" and view["private"] is False
@@ -577,7 +577,7 @@ def test_table_view_of_a_game_in_progress_and_over(room: Room, trio: list[User])
     play_out(game, seed=5)
     game.refresh_from_db()
     table.refresh_from_db()
-    view = selectors.table_view(table=table, seat=None)
+    view = frames.table_view(table=table, seat=None)
     assert view["status"] == "waiting" and view["game"]["over"] is True
     assert view["game"]["seed"] == game.seed
     settlement = view["game"]["settlement"]
@@ -595,7 +595,7 @@ def test_a_new_player_in_a_seat_does_not_see_the_last_hand_of_that_seat(
     play_out(game, seed=1)
     services.table_leave(user=trio[2], table=table)
     services.table_play(user=make_player("li"), room=room)
-    view = selectors.table_view(table=table, seat=2)
+    view = frames.table_view(table=table, seat=2)
     assert "hand" not in view["game"]["view"]
     assert view["seats"][2]["name"] == "li"
 
@@ -606,10 +606,10 @@ def test_a_bot_seat_is_named_in_the_active_language(room: Room, trio: list[User]
         table=table, now=table.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)
     )
     with translation.override("zh-hans"):
-        names = [seat["name"] for seat in selectors.table_view(table=table, seat=0)["seats"]]
+        names = [seat["name"] for seat in frames.table_view(table=table, seat=0)["seats"]]
     assert names == ["zhao", "机器人 2", "机器人 3"]
     with translation.override("en"):
-        view = selectors.table_view(table=table, seat=None)
+        view = frames.table_view(table=table, seat=None)
     assert [seat["name"] for seat in view["seats"]] == ["zhao", "Bot 2", "Bot 3"]
     assert [seat["coins"] for seat in view["seats"]] == [100_000, None, None]
     assert [seat["is_bot"] for seat in view["seats"]] == [False, True, True]
@@ -617,8 +617,8 @@ def test_a_bot_seat_is_named_in_the_active_language(room: Room, trio: list[User]
 
 def test_the_private_invite_code_is_shown_to_its_players_only(room: Room, trio: list[User]) -> None:
     table = services.table_create_private(user=trio[0], room=room)
-    assert selectors.table_view(table=table, seat=0)["invite_code"] == table.invite_code
-    assert selectors.table_view(table=table, seat=None)["invite_code"] is None
+    assert frames.table_view(table=table, seat=0)["invite_code"] == table.invite_code
+    assert frames.table_view(table=table, seat=None)["invite_code"] is None
 
 
 # Versions ----------------------------------------------------------------------------------------
@@ -632,7 +632,7 @@ def test_the_version_changes_with_every_seating_change_and_action(
 
     def snapshot(table: Table) -> None:
         table.refresh_from_db()
-        versions.append(selectors.table_view(table=table, seat=None)["version"])
+        versions.append(frames.table_view(table=table, seat=None)["version"])
         assert len(set(versions)) == len(versions), versions
 
     table, _ = services.table_play(user=zhao, room=room)
@@ -720,14 +720,14 @@ def test_after_a_game_the_table_says_until_when_its_players_may_play_again(
     room: Room, trio: list[User]
 ) -> None:
     table, game = full_table(room, trio)
-    assert selectors.table_view(table=table, seat=0)["ready_by"] is None  # being played
+    assert frames.table_view(table=table, seat=0)["ready_by"] is None  # being played
     play_out(game)
     game.refresh_from_db()
     table.refresh_from_db()
     assert game.finished_at is not None
     ready_by = (game.finished_at + timedelta(seconds=settings.READY_SECONDS)).isoformat()
-    assert selectors.table_view(table=table, seat=1)["ready_by"] == ready_by
-    assert selectors.table_view(table=table, seat=None)["ready_by"] == ready_by
+    assert frames.table_view(table=table, seat=1)["ready_by"] == ready_by
+    assert frames.table_view(table=table, seat=None)["ready_by"] == ready_by
     with translation.override("en"):
         frame, _ = render_frame_and_version(table=table, seat=1)
     assert f'data-count-to="{ready_by}"' in frame
@@ -739,7 +739,7 @@ def test_after_a_game_the_table_says_until_when_its_players_may_play_again(
     for user in trio:
         services.table_play_again(user=user, table=table)
     table.refresh_from_db()
-    assert selectors.table_view(table=table, seat=0)["ready_by"] is None
+    assert frames.table_view(table=table, seat=0)["ready_by"] is None
 
 
 def test_only_a_public_table_counts_down_to_its_bots(room: Room, trio: list[User]) -> None:
@@ -747,8 +747,8 @@ def test_only_a_public_table_counts_down_to_its_bots(room: Room, trio: list[User
     private = services.table_create_private(user=trio[1], room=room)
     assert public.waiting_since is not None and private.waiting_since is not None
     bots_at = public.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)
-    assert selectors.table_view(table=public, seat=0)["bots_at"] == bots_at.isoformat()
-    assert selectors.table_view(table=private, seat=0)["bots_at"] is None
+    assert frames.table_view(table=public, seat=0)["bots_at"] == bots_at.isoformat()
+    assert frames.table_view(table=private, seat=0)["bots_at"] is None
     with translation.override("en"):
         frame, _ = render_frame_and_version(table=private, seat=0)
     assert "bots take the free seats" not in frame

@@ -47,11 +47,11 @@ def main() -> None:
 
     from django.db import connection
 
-    from games import selectors, services, table_frames
+    from games import frames, selectors, services
     from games.models import Table
 
     meter = Meter()
-    render = table_frames.render_player_frames
+    render = frames.render_player_frames
 
     def timed_render(**kwargs: Any) -> dict[str, Any]:
         meter.part = "frames"
@@ -63,7 +63,7 @@ def main() -> None:
             meter.wall["frames"] += time.perf_counter() - wall
             meter.part = "service"
 
-    table_frames.render_player_frames = timed_render
+    frames.render_player_frames = timed_render
     rng = random.Random(args.seed)
     ids = [table.table_id for table in seated]
     per_action_cpu: list[float] = []

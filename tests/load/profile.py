@@ -31,7 +31,7 @@ POOL_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("psycopg: adapting parameters and rows", ("psycopg/",)),
     ("the players' frames after a change: reading the table", ("table_rows (",)),
     ("the players' frames after a change: templates", ("render_player_frames (",)),
-    ("engine: game_state, replaying the game's events", ("game_state (games/selectors.py",)),
+    ("engine: game_state, replaying the game's events", ("game_state (games/selectors/states.py",)),
     ("engine: play_hints, legal plays and the bot's choice", ("play_hints (",)),
     ("templates: render_to_string", ("render_to_string", "django/template/")),
     ("ORM: building queries and model rows", ("django/db/",)),

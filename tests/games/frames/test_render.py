@@ -8,8 +8,10 @@ import random
 import pytest
 from django.utils import translation
 
+import games.frames.render
 from accounts.models import User
-from games import services, table_frames
+from games import services
+from games.frames import render_frame_for_user, render_player_frames
 from games.lru import LruCache
 from games.models import Game, Table
 from games.selectors import game_state, table_rows
@@ -26,12 +28,12 @@ def _seated(table: Table, trio: list[User]) -> Table:
 def _frames(table: Table) -> dict[str, str]:
     rows = table_rows(table=table)
     state = None if rows.game is None else game_state(game=rows.game)
-    return table_frames.render_player_frames(table=table, rows=rows, state=state)["frames"]
+    return render_player_frames(table=table, rows=rows, state=state)["frames"]
 
 
 def _from_scratch(table: Table, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     with monkeypatch.context() as patch:
-        patch.setattr(table_frames, "_seats_html", LruCache(capacity=0))  # keeps nothing
+        patch.setattr(games.frames.render, "_seats_html", LruCache(capacity=0))  # keeps nothing
         return _frames(table)
 
 
@@ -63,5 +65,5 @@ def test_the_frames_of_a_change_are_keyed_by_player_and_each_is_that_players_own
     assert set(frames) == {str(user.pk) for user in trio}
     for user in trio:
         with translation.override("zh-hans"):
-            own, _version = table_frames.render_frame_for_user(user=user, table_id=table.pk)
+            own, _version = render_frame_for_user(user=user, table_id=table.pk)
         assert frames[str(user.pk)] == own

@@ -8,7 +8,6 @@ frame is whole again with the next one.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Any
 
 import jinja2
@@ -18,143 +17,17 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import engines
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
-from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
-from games.rules.combos import combo_from_ranks
-from gandengyan.jinja2 import environment_for_language
+from games.rules import GameState
 
-from .lru import LruCache
-from .models import Game, Seat, Table
-from .selectors import (
-    SharedView,
-    TableRows,
-    game_state,
-    table_get_for_user,
-    table_rows,
-    table_view,
-    table_view_shared,
-)
-from .views import room_entry_refusal
-
-SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-RED_SUITS = {"h", "d"}
-
-
-@dataclass(frozen=True)
-class CardFace:
-    """How one card looks: ``code`` is its notation (``Ts``, ``RJ``), ``rank`` the corner text."""
-
-    code: str
-    rank: str
-    suit: str
-    red: bool
-    joker: str  # "", "big" or "small"
-    label: str  # for screen readers
-
-
-def card_face(code: str) -> CardFace:
-    card = Card.parse(code)
-    if card.is_joker:
-        big = str(card) == "RJ"
-        return CardFace(
-            code=str(card),
-            rank="JOKER",
-            suit="★",
-            red=big,
-            joker="big" if big else "small",
-            label=_("Big joker") if big else _("Small joker"),
-        )
-    text = str(card)
-    rank = "10" if text[0] == "T" else text[0]
-    suit = text[1]
-    return CardFace(
-        code=text,
-        rank=rank,
-        suit=SUIT_SYMBOLS[suit],
-        red=suit in RED_SUITS,
-        joker="",
-        label=f"{SUIT_NAMES()[suit]} {rank}",
-    )
-
-
-def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the active language
-    return {
-        "s": pgettext("suit", "Spades"),
-        "h": pgettext("suit", "Hearts"),
-        "d": pgettext("suit", "Diamonds"),
-        "c": pgettext("suit", "Clubs"),
-    }
-
-
-def cards_html(cards: str, *, in_hand: bool = False, language: str | None = None) -> SafeString:
-    """The cards of a card list in notation as HTML, lowest first (jokers last); ``in_hand``:
-    as the player's own cards, each a checkbox to select it. ``language``: the active one."""
-    if not cards:
-        return mark_safe("")
-    language = language or translation.get_language() or ""
-    return mark_safe(
-        "".join(_card_html(str(card), language, in_hand) for card in sorted(parse_cards(cards)))
-    )
-
-
-@functools.lru_cache(maxsize=1024)
-def _card_html(code: str, language: str, in_hand: bool) -> str:
-    """One card's HTML: the same few dozen strings make up every frame, so each is built once
-    per language instead of by the template engine for every card of every frame."""
-    face = card_face(code)
-    classes = "card" + (" is-red" if face.red else "")
-    if face.joker:
-        classes += f" is-joker joker-{face.joker}"
-    inner = format_html(
-        '<span class="card-rank">{}</span><span class="card-suit" aria-hidden="true">{}</span>',
-        face.rank,
-        face.suit,
-    )
-    if in_hand:
-        return format_html(
-            '<label class="{}" data-card="{}" title="{}"><input type="checkbox" name="cards"'
-            ' value="{}" class="visually-hidden">{}</label>',
-            classes,
-            face.code,
-            face.label,
-            face.code,
-            inner,
-        )
-    return format_html(
-        '<span class="{}" data-card="{}" title="{}">{}</span>',
-        classes,
-        face.code,
-        face.label,
-        inner,
-    )
-
-
-def combo_label(ranks: str, language: str | None = None) -> str:
-    """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ... (``language``: the active
-    one)."""
-    return _combo_label(ranks, language or translation.get_language() or "")
-
-
-@functools.lru_cache(maxsize=4096)
-def _combo_label(ranks: str, language: str) -> str:
-    """``combo_label`` in ``language`` (the active one): a frame names the combination on the
-    table and each seat's last play, and there are only so many."""
-    combo = combo_from_ranks(parse_ranks(ranks))
-    names = {
-        ComboKind.SINGLE: _("Single"),
-        ComboKind.PAIR: _("Pair"),
-        ComboKind.STRAIGHT: _("Straight"),
-        ComboKind.PAIR_STRAIGHT: _("Pair straight"),
-        ComboKind.SOFT_BOMB: _("Bomb of three"),
-        ComboKind.HARD_BOMB: _("Bomb of four"),
-        ComboKind.ROCKET: _("Rocket"),
-    }
-    shown = " ".join("10" if part == "T" else part for part in ranks.split())
-    return f"{names[combo.kind]} {shown}"
+from ..lru import LruCache
+from ..models import Game, Seat, Table
+from ..selectors import TableRows, game_state, table_get_for_user, table_rows
+from .cards import cards_html, combo_label
+from .jinja2 import environment_for_language
+from .refusals import room_entry_refusal
+from .views import SharedView, table_view, table_view_shared
 
 
 def _action_view(action: dict[str, Any] | None, language: str) -> dict[str, Any] | None:
@@ -171,7 +44,7 @@ def _action_view(action: dict[str, Any] | None, language: str) -> dict[str, Any]
 
 def _fragments(name: str = "table_frame", language: str | None = None) -> jinja2.Template:
     """The frame's template, or (``table_parts``) the one whose macros render its parts on
-    their own (gandengyan/jinja2.py says why Jinja2), in ``language`` (the active one). The
+    their own (games/frames/jinja2.py says why Jinja2), in ``language`` (the active one). The
     environment keeps them compiled."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     environment = _fragments_environment(language)
@@ -475,27 +348,3 @@ def render_frame_for_user(
     ``Table.DoesNotExist`` when the user may not see the table."""
     table, seat = table_get_for_user(user=user, table_id=table_id, invite_code=invite_code)
     return render_frame_and_version(table=table, seat=seat)
-
-
-def refusal_message(code: str) -> str:
-    """What to tell a player whose action was refused, by the refusal's code."""
-    messages = {
-        "stale": _("The table changed before your action arrived. Please look again."),
-        "not_your_turn": _("It is not your turn."),
-        "does_not_beat": _("These cards do not beat the cards on the table."),
-        "not_a_combination": _("These cards do not form a combination."),
-        "cards_not_in_hand": _("You do not hold these cards."),
-        "leader_must_play": _("You lead this round, so you must play."),
-        "lone_joker": _(
-            "A joker may be played alone only as your last card, when the stock is empty."
-        ),
-        "meaning_not_possible": _("These cards cannot be played that way."),
-        "game_over": _("This game is over."),
-        "not_seated": _("You are not playing at this table."),
-        "no_game": _("No game is being played at this table."),
-        "no_selection": _("Choose the cards to play first."),
-        "choose_meaning": _("These cards can be played in more than one way: choose one."),
-        "bad_action": _("That action was not understood."),
-        "too_fast": _("Too many actions at once. Please slow down."),
-    }
-    return messages.get(code, _("That action is not allowed now."))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.template import engines
 
-from gandengyan.jinja2 import environment_for_language
+from games.frames.jinja2 import environment_for_language
 
 SOURCE = (
     '<b title="{{ _("Coins") }}">{{ pgettext("table action", "Pass") }}</b>'

@@ -1,0 +1,137 @@
+"""How cards look: one face per card (rank, suit, colour, the name a screen reader says),
+and the HTML of cards and combination names, built once per language."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.rules import Card, ComboKind, parse_cards, parse_ranks
+from games.rules.combos import combo_from_ranks
+
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+RED_SUITS = {"h", "d"}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """How one card looks: ``code`` is its notation (``Ts``, ``RJ``), ``rank`` the corner text."""
+
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    joker: str  # "", "big" or "small"
+    label: str  # for screen readers
+
+
+def card_face(code: str) -> CardFace:
+    card = Card.parse(code)
+    if card.is_joker:
+        big = str(card) == "RJ"
+        return CardFace(
+            code=str(card),
+            rank="JOKER",
+            suit="★",
+            red=big,
+            joker="big" if big else "small",
+            label=_("Big joker") if big else _("Small joker"),
+        )
+    text = str(card)
+    rank = "10" if text[0] == "T" else text[0]
+    suit = text[1]
+    return CardFace(
+        code=text,
+        rank=rank,
+        suit=SUIT_SYMBOLS[suit],
+        red=suit in RED_SUITS,
+        joker="",
+        label=f"{SUIT_NAMES()[suit]} {rank}",
+    )
+
+
+def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the active language
+    return {
+        "s": pgettext("suit", "Spades"),
+        "h": pgettext("suit", "Hearts"),
+        "d": pgettext("suit", "Diamonds"),
+        "c": pgettext("suit", "Clubs"),
+    }
+
+
+def cards_html(cards: str, *, in_hand: bool = False, language: str | None = None) -> SafeString:
+    """The cards of a card list in notation as HTML, lowest first (jokers last); ``in_hand``:
+    as the player's own cards, each a checkbox to select it. ``language``: the active one."""
+    if not cards:
+        return mark_safe("")
+    language = language or translation.get_language() or ""
+    return mark_safe(
+        "".join(_card_html(str(card), language, in_hand) for card in sorted(parse_cards(cards)))
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_html(code: str, language: str, in_hand: bool) -> str:
+    """One card's HTML: the same few dozen strings make up every frame, so each is built once
+    per language instead of by the template engine for every card of every frame."""
+    face = card_face(code)
+    classes = "card" + (" is-red" if face.red else "")
+    if face.joker:
+        classes += f" is-joker joker-{face.joker}"
+    inner = format_html(
+        '<span class="card-rank">{}</span><span class="card-suit" aria-hidden="true">{}</span>',
+        face.rank,
+        face.suit,
+    )
+    if in_hand:
+        return format_html(
+            '<label class="{}" data-card="{}" title="{}"><input type="checkbox" name="cards"'
+            ' value="{}" class="visually-hidden">{}</label>',
+            classes,
+            face.code,
+            face.label,
+            face.code,
+            inner,
+        )
+    return format_html(
+        '<span class="{}" data-card="{}" title="{}">{}</span>',
+        classes,
+        face.code,
+        face.label,
+        inner,
+    )
+
+
+def combo_label(ranks: str, language: str | None = None) -> str:
+    """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ... (``language``: the active
+    one)."""
+    return _combo_label(ranks, language or translation.get_language() or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _combo_label(ranks: str, language: str) -> str:
+    """``combo_label`` in ``language`` (the active one): a frame names the combination on the
+    table and each seat's last play, and there are only so many."""
+    combo = combo_from_ranks(parse_ranks(ranks))
+    names = {
+        ComboKind.SINGLE: _("Single"),
+        ComboKind.PAIR: _("Pair"),
+        ComboKind.STRAIGHT: _("Straight"),
+        ComboKind.PAIR_STRAIGHT: _("Pair straight"),
+        ComboKind.SOFT_BOMB: _("Bomb of three"),
+        ComboKind.HARD_BOMB: _("Bomb of four"),
+        ComboKind.ROCKET: _("Rocket"),
+    }
+    shown = " ".join("10" if part == "T" else part for part in ranks.split())
+    return f"{names[combo.kind]} {shown}"
+
+
+def card_faces(cards: str) -> list[CardFace]:
+    """The faces of cards in notation (``"Ts 5h BJ"``), in the order given."""
+    return [card_face(code) for code in cards.split()]

@@ -1,0 +1,102 @@
+"""Reads of games, by concept: the lobby's rooms (``rooms``), tables and their rows (``tables``),
+a game's position from its stored events (``states``), games and their records (``games``), the
+hints and meanings of a play (``moves``), the
+admin's replay of a game (``replays``), what the runner finds due (``clocks``), and disputes
+(``disputes``). Nothing here writes.
+"""
+
+from .clocks import (
+    games_with_a_turn_due,
+    tables_to_fill_with_bots,
+    tables_with_players_not_ready,
+)
+from .disputes import (
+    disputes_for_admin,
+    disputes_of_player,
+    disputes_open,
+)
+from .games import (
+    game_actions,
+    game_get_for_viewer,
+    game_players,
+    game_record,
+    game_seed,
+    game_view_for,
+    games_for_admin,
+    games_of_user,
+)
+from .moves import (
+    play_hints,
+    play_meanings,
+)
+from .replays import (
+    COMBO_KIND_LABELS,
+    Replay,
+    ReplayCheck,
+    ReplayStep,
+    game_replay_steps,
+)
+from .rooms import (
+    rooms_for_lobby,
+)
+from .states import (
+    game_events_wanted,
+    game_initial_state,
+    game_position_remember,
+    game_state,
+    game_state_after,
+    game_state_kept,
+)
+from .tables import (
+    TableRows,
+    table_current_game,
+    table_get_for_user,
+    table_of_user,
+    table_rows,
+    table_rows_during_game,
+    table_rows_keep,
+    table_rows_kept,
+    table_version,
+    tables_to_watch,
+)
+
+__all__ = [
+    "COMBO_KIND_LABELS",
+    "Replay",
+    "ReplayCheck",
+    "ReplayStep",
+    "TableRows",
+    "disputes_for_admin",
+    "disputes_of_player",
+    "disputes_open",
+    "game_actions",
+    "game_events_wanted",
+    "game_get_for_viewer",
+    "game_initial_state",
+    "game_players",
+    "game_position_remember",
+    "game_record",
+    "game_replay_steps",
+    "game_seed",
+    "game_state",
+    "game_state_after",
+    "game_state_kept",
+    "game_view_for",
+    "games_for_admin",
+    "games_of_user",
+    "games_with_a_turn_due",
+    "play_hints",
+    "play_meanings",
+    "rooms_for_lobby",
+    "table_current_game",
+    "table_get_for_user",
+    "table_of_user",
+    "table_rows",
+    "table_rows_during_game",
+    "table_rows_keep",
+    "table_rows_kept",
+    "table_version",
+    "tables_to_fill_with_bots",
+    "tables_to_watch",
+    "tables_with_players_not_ready",
+]
