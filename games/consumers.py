@@ -303,11 +303,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             intent = parse_intent(text_data)
             if intent["id"] in self.applied:
                 return  # made once already from this socket; its frame came with the move
-            notices = await self._move_on_loop(intent)
-            if notices is not None:
-                made, reply = True, ""
+            try:
+                notices = await self._move_on_loop(intent)
+            except (services.GameActionRefused, services.TableRefused) as refused:
+                made, reply, notices = await self._answer_refusal(intent, refused)
             else:
-                made, reply, notices = await self._act(intent)
+                if notices is not None:
+                    made, reply = True, ""
+                else:
+                    made, reply, notices = await self._act(intent)
             if made:
                 self.applied.append(intent["id"])
             for group, notice in notices:
@@ -383,8 +387,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             try:
                 if action == "again":
                     services.table_play_again(user=user, table=table)
-                    if loop_moves.enabled() and not loop_moves.again_statements_compiled():
-                        loop_moves.compile_again_statements()  # for the next ones, on the loop
                 elif action == "bots":
                     services.table_call_bots(user=user, table=table)
                 elif action in ("auto", "resume"):
@@ -404,30 +406,48 @@ class TableConsumer(AsyncWebsocketConsumer):
                         version=intent["version"],
                         action_id=intent["id"],
                     )
-            except services.TableRefused as refused:
-                if action == "again":
-                    # A fresh frame first: it says why for as long as it holds (the room no
-                    # longer admits the player's coins), where a notice alone would be wiped.
-                    table, seat = self._seen_again(user)
-                    frame = self._newest(*render_frame_and_version(table=table, seat=seat))
-                    return False, frame + render_notice(refused.message), notices
-                raise Refused(refused.code, refused.message) from None
-            except services.GameActionRefused as refused:
-                # The table row of the last frame may be older than the table's version:
-                # what is rendered here reads it again.
-                if refused.code in ("choose_meaning", "stale"):
-                    table, seat = self._seen_again(user)
-                if refused.code == "choose_meaning":
-                    prompt = render_prompt(
-                        table=table, seat=seat, cards=intent["cards"], choices=refused.choices
-                    )
-                    return False, prompt, notices
-                if refused.code == "stale":
-                    # The client's view is old: a fresh frame first, then why.
-                    frame = self._newest(*render_frame_and_version(table=table, seat=seat))
-                    return False, frame + render_notice(refusal_message("stale")), notices
-                raise Refused(refused.code) from None
+            except (services.TableRefused, services.GameActionRefused) as refused:
+                made, reply = self._refusal_answer(intent, refused)
+                return made, reply, notices
             return True, "", notices
+
+    @in_pool_thread
+    def _answer_refusal(
+        self, intent: dict[str, Any], refused: services.TableRefused | services.GameActionRefused
+    ) -> tuple[bool, str, Notices]:
+        """``_act``'s answer to an intent refused on the event loop."""
+        with translation.override(self.language):
+            made, reply = self._refusal_answer(intent, refused)
+        return made, reply, []
+
+    def _refusal_answer(
+        self, intent: dict[str, Any], refused: services.TableRefused | services.GameActionRefused
+    ) -> tuple[bool, str]:
+        """What to send back to this client only for a refused intent (``Refused`` when a
+        notice of the code is the whole answer)."""
+        user = self.scope["user"]
+        if isinstance(refused, services.TableRefused):
+            if intent["action"] == "again":
+                # A fresh frame first: it says why for as long as it holds (the room no
+                # longer admits the player's coins), where a notice alone would be wiped.
+                table, seat = self._seen_again(user)
+                frame = self._newest(*render_frame_and_version(table=table, seat=seat))
+                return False, frame + render_notice(refused.message)
+            raise Refused(refused.code, refused.message) from None
+        # The table row of the last frame may be older than the table's version: what is
+        # rendered here reads it again.
+        if refused.code in ("choose_meaning", "stale"):
+            table, seat = self._seen_again(user)
+        if refused.code == "choose_meaning":
+            prompt = render_prompt(
+                table=table, seat=seat, cards=intent["cards"], choices=refused.choices
+            )
+            return False, prompt
+        if refused.code == "stale":
+            # The client's view is old: a fresh frame first, then why.
+            frame = self._newest(*render_frame_and_version(table=table, seat=seat))
+            return False, frame + render_notice(refusal_message("stale"))
+        raise Refused(refused.code) from None
 
     def _seen_again(self, user: Any) -> tuple[Table, int]:
         """Read the table and the user's seat at it again; ``Refused`` if no longer seated."""

@@ -3,21 +3,16 @@
 A socket's database calls run on a pool of threads (``games.db_threads``). For the one action a
 table sends most, a play or a pass that goes on with the game, that hop costs a worker more than
 the move itself: the threads and the event loop hand the interpreter's lock to each other at
-every round trip and every socket read or write. So a move is first tried here, with the same
-statements (``services``' prepared ones), the same checks (``services.move_seat``,
-``move_still_current``, ``move_planned``) and the same rows, on an asynchronous connection of
-the worker's event loop.
+every round trip and every socket read or write. So a move is made here, on an asynchronous
+connection of the worker's event loop, in two round trips: the reads under the game's lock,
+then the writes and the commit.
 
-Only the plain case is made here: the game being played, the player seated at it, the move
-legal, chosen on the current view and not ending the game, with the game's players and
-balances kept by the process. The position comes from ``games.positions``; the moves made
-through another worker are read from the stored events under the lock and replayed. Anything
-else (a refusal, a repeated action id, the end of a game and its settlement, a seat whose
-timeouts the move resets, rows the process does not keep) rolls back and returns None, and the
-caller makes the action through ``services.table_game_act`` as before, which decides it in full.
-
-再来一局 is made here the same way when it only marks the player ready; the one that deals the next
-game, and anything refused, go through ``services.table_play_again``.
+This module only reads and writes: what the move does, or why it is refused, is decided by
+``games.decisions``, as for the services' path. It writes the moves that go on with the game and
+a 再来一局 that does not deal; a move that ends the game (and is settled) and the 再来一局 that
+deals the next one are written by the services, which the caller then calls (these functions
+return None for them, having written nothing). The position comes from ``games.positions``; the
+moves made through another worker are read from the stored events under the lock and replayed.
 
 The statements are prepared on each connection the first time it needs them and run by name
 (``TABLE_MOVES_PREPARED``): PostgreSQL then parses and plans each of them once per connection
@@ -32,19 +27,24 @@ import dataclasses
 import datetime
 import logging
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connections, transaction
 from django.db.models import Subquery
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
 
-from . import services
-from .frames import render_player_frames
+from . import decisions, services
+from .decisions import AgainRead, GameRead, MovePlan
+from .errors import GameActionRefused, TableRefused
+from .frames import frames_of_table, render_player_frames
 from .lru import LruCache
 from .models import Game, GameEvent, GamePlayer, Seat, Table
 from .prepared import (
@@ -73,10 +73,7 @@ logger = logging.getLogger(__name__)
 CONNECTIONS = 4
 
 Notices = list[tuple[str, dict[str, Any]]]
-
-
-class _NotHere(Exception):
-    """The move is not one this module makes: the caller makes it through the services."""
+T = TypeVar("T")
 
 
 def enabled() -> bool:
@@ -318,37 +315,84 @@ async def table_move(
 ) -> Notices | None:
     """Make ``user``'s move ``action`` (a play or a pass) at table ``table_id``, chosen on
     ``version``, in one transaction on the event loop; returns the notices of what it
-    committed, or None when the move is not one this module makes (nothing was written; make
-    it through ``services.table_game_act``)."""
+    committed. None when ``decisions.player_move`` found that the move ends the game: nothing
+    was written, and ``services.table_game_act`` makes it with the settlement. Raises
+    ``GameActionRefused`` for what the decision refuses (nothing was written)."""
+    await _statements_compiled(_MOVE_READS)
     try:
-        async with _connection() as conn:
-            made = await _move_in(
-                conn.cursor(),
+        made = await _with_statements(
+            lambda cursor: _move_in(
+                cursor,
                 user=user,
                 table_id=table_id,
                 action=action,
                 version=version,
                 action_id=action_id,
             )
-    except (_NotHere, services.GameActionRefused):
+        )
+    except psycopg.errors.UniqueViolation:
+        # The database's unique action id per game: a copy of a made action that came with the
+        # current version and is legal (only a forged one can).
+        if action_id and await _with_statements(
+            lambda cursor: _action_made(cursor, table_id, action_id)
+        ):
+            raise GameActionRefused("duplicate", "this action was applied already") from None
+        raise
+    if made is None:
         return None
-    except psycopg.Error:
-        # A repeated action id, a lost connection: the services tell what happened.
-        logger.debug("a move on the event loop fell back to the services", exc_info=True)
-        return None
-    except Exception:  # rolled back; the services make the move
-        logger.exception("a move on the event loop failed; the services make it")
-        return None
-    locked, rows, after, event = made
-    # Committed: the position is this process's to keep, as ``services.act_locked`` keeps it.
-    game_position_remember(game=locked, state=after, event=event)
-    _seen.put(table_id, (locked.pk, after.log_length))
+    plan, read = made
+    game, after, event = plan.game, plan.after, plan.event
+    # Committed: the position is this process's to keep, as ``services.move_write`` keeps it.
+    game_position_remember(game=game, state=after, event=event)
+    _seen.put(table_id, (game.pk, after.log_length))
+    rows = plan.rows_after(read)
     notice = services.table_notice(
         table_id=table_id,
-        message={"kind": "action", "game": locked.pk, "number": event.number},
-        frames=lambda: render_player_frames(table=locked.table, rows=rows, state=after),
+        message={"kind": plan.kind, "game": game.pk, "number": event.number},
+        frames=lambda: render_player_frames(table=game.table, rows=rows, state=after),
     )
     return [(services.table_group_name(table_id), notice)]
+
+
+async def _with_statements(run: Callable[[psycopg.AsyncCursor[Any]], Awaitable[T]]) -> T:
+    """``run`` on a cursor of one of the loop's connections; once more on a new connection when
+    the one taken had lost its prepared statements (a pooler in front handed over another
+    session) or a table they read changed under them."""
+    for attempt in (1, 2):
+        try:
+            async with _connection() as conn:
+                return await run(conn.cursor())
+        except (psycopg.errors.InvalidSqlStatementName, psycopg.errors.FeatureNotSupported):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def _action_made(cursor: psycopg.AsyncCursor[Any], table_id: int, action_id: str) -> bool:
+    """Whether an action with the id ``action_id`` is stored in the game being played at
+    table ``table_id``."""
+    await cursor.execute(_ACTION_MADE, [table_id, Game.Status.PLAYING, action_id])
+    return await cursor.fetchone() is not None
+
+
+_ACTION_MADE = (
+    f"SELECT 1 FROM {GameEvent._meta.db_table} event"
+    f" JOIN {Game._meta.db_table} game ON game.id = event.game_id"
+    " WHERE game.table_id = %s AND game.status = %s AND event.action_id = %s LIMIT 1"
+)
+
+
+async def _statements_compiled(selects: tuple[PreparedSelect[Any], ...]) -> None:
+    """Build ``selects`` through the ORM the first time, on a database thread: compiling may
+    ask the database about itself, which must not happen on the event loop."""
+    if not all(select.compiled() for select in selects):
+        await database_sync_to_async(_compile)(selects)
+
+
+def _compile(selects: tuple[PreparedSelect[Any], ...]) -> None:
+    with transaction.atomic():
+        for select in selects:
+            select.statement(**dict.fromkeys(select.names, 0))
 
 
 #: A game's stored events from a number on, to replay the moves this process has not seen.
@@ -449,8 +493,26 @@ async def _state_of(
     if state is None:
         state = game_state_after(game=game, events=await _events(cursor, game, 0), since=0)
     if state is None:
-        raise _NotHere
+        raise RuntimeError(f"game {game.pk}: its stored events do not replay")
     return state
+
+
+#: The statements every move reads with, built once (games.prepared). One game at most is being
+#: played at a table, so the lock needs no ORDER BY.
+_game_playing_locked = PreparedSelect(
+    lambda table_id: (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("table__room")
+        .filter(table_id=table_id, status=Game.Status.PLAYING)[:1]
+    ),
+    "table_id",
+)
+_table_seats = PreparedSelect(
+    lambda table_id: (
+        Seat.objects.select_related("user").filter(table_id=table_id).order_by("position")
+    ),
+    "table_id",
+)
 
 
 async def _move_in(
@@ -461,13 +523,11 @@ async def _move_in(
     action: dict[str, Any],
     version: str | None,
     action_id: str,
-) -> tuple[Game, TableRows, GameState, GameEvent]:
+) -> tuple[MovePlan, GameRead] | None:
     # Two round trips: the transaction begun with the game row locked (with its table and room)
     # and the seats read (with their players), and the events this process has not seen when
     # the player's view names a later position of the game; then the move written and committed.
-    lock, seats_select = services.game_playing_locked, services.table_seats
-    if not (lock.compiled() and seats_select.compiled()):
-        raise _NotHere  # the ORM compiles them on the services' first move, off the loop
+    lock, seats_select = _game_playing_locked, _table_seats
     batch = _Batch(cursor)
     batch.text("BEGIN")
     batch.select(lock, table_id=table_id)
@@ -487,55 +547,65 @@ async def _move_in(
         games, seats = [copy.copy(kept.game)], kept.seats
     else:
         games, seats = lock.models(game_rows), seats_select.models(seat_rows)
-    read: list[GameEvent] | None = None
+    read_events: list[GameEvent] | None = None
     if unseen is not None:
         cursor.nextset()
-        read = _events_since.models(await cursor.fetchall())
+        read_events = _events_since.models(await cursor.fetchall())
     if not games:
-        raise _NotHere
+        raise decisions.no_game_refusal(seated=any(row.user_id == user.pk for row in seats))
     game = games[0]
-    read_already = read if unseen is not None and unseen[0] == game.pk else None
+    read_already = read_events if unseen is not None and unseen[0] == game.pk else None
     state = await _state_of(cursor, game, read_already)
     _seen.put(table_id, (game.pk, state.log_length))
     table: Table = game.table
     for row in seats:
         row.table = table
-    if any(row.user_id is None and not row.is_bot for row in seats):
-        raise _NotHere  # a seat the next turn's clock must look up
     rows = table_rows_kept(table=table, game=game, seats=seats)
     if rows is None:
         # A game this process did not start (another worker dealt it): its players and the
         # seated players' balances, read once under the lock and kept for its next moves here.
         rows = await _rows_of_game(cursor, table=table, game=game, seats=seats)
-    seat = services.move_seat(user=user, rows=rows)
-    if seat.timeouts:
-        raise _NotHere  # the services reset the count with the move
-    services.move_still_current(game=game, seat=seat, state=state, version=version, action=action)
-    event, after, fields = services.move_planned(
-        locked=game,
-        state=state,
-        seat=seat.position,
-        action=action,
-        action_id=action_id,
-        rows=rows,
+    read = GameRead(
+        game=game, seats=seats, players=rows.players, balances=rows.balances, state=state
     )
-    if after.is_terminal:
-        raise _NotHere  # the end of a game: settled by the services
+    try:
+        plan = decisions.player_move(
+            read,
+            user_id=user.pk,
+            action=action,
+            version=version,
+            action_id=action_id,
+            now=timezone.now(),
+        )
+    except GameActionRefused as refused:
+        # A resend of a made action comes late (the version moved on) or out of turn: the id
+        # says what happened, and it is looked up only then.
+        if action_id and await _action_made(cursor, table_id, action_id):
+            raise GameActionRefused("duplicate", "this action was applied already") from None
+        raise refused from None
+    if plan.ends:
+        # The services write the end of a game, with its settlement.
+        await cursor.execute("ROLLBACK")
+        return None
     write = _Batch(cursor)
-    write.update_and_insert(game, fields, event)
+    write.update_and_insert(plan.game, list(plan.fields), plan.event)
+    for seat, fields in plan.seats:
+        write.update(seat, fields)
     write.text("COMMIT")
     await write.run()
     written = await cursor.fetchone()
     if written is None:
-        raise _NotHere  # nothing was written (the row locked above is always found)
-    inserted(event, written[0])
+        raise RuntimeError(f"the move at table {table_id} wrote no event")
+    inserted(plan.event, written[0])
     # The game row as this move left it, for the next move here to know it again.
     left = list(game_rows[0])
-    for name in fields:
-        left[lock.column_of(name)] = getattr(game, name)
-    _kept.put(table_id, _KeptRows(tuple(left), game, seat_rows, seats))
-    # The frames render from a copy: the row as this move left it.
-    return game, services.rows_with_game(rows, game), after, event
+    for name in plan.fields:
+        left[lock.column_of(name)] = getattr(plan.game, name)
+    if plan.seats:
+        _kept.pop(table_id)  # the seats changed: read them again next time
+    else:
+        _kept.put(table_id, _KeptRows(tuple(left), plan.game, seat_rows, seats))
+    return plan, read
 
 
 # 再来一局 ----------------------------------------------------------------------------------------
@@ -569,60 +639,63 @@ _seated_wallets = PreparedSelect(
 )
 _AGAIN_READS = (
     _table_locked,
-    services.table_seats,
+    _table_seats,
     _latest_game,
     _latest_game_players,
     _seated_wallets,
 )
-
-
-def again_statements_compiled() -> bool:
-    return all(select.compiled() for select in _AGAIN_READS)
-
-
-def compile_again_statements() -> None:
-    """Build 再来一局's statements through the ORM, off the event loop (a database thread).
-    A failure is logged: 再来一局 then goes on through the services."""
-    try:
-        with transaction.atomic():
-            for select in _AGAIN_READS:
-                select.statement(table_id=0)
-    except Exception:
-        logger.exception("could not build the statements of 再来一局 on the event loop")
+_MOVE_READS = (
+    _game_playing_locked,
+    _table_seats,
+    _events_since,
+    _game_players,
+    _seated_wallets,
+)
 
 
 async def table_again(*, user: Any, table_id: int) -> Notices | None:
-    """``user``'s 再来一局 at table ``table_id``, made on the event loop when it only marks the
-    player ready (the game does not start with it): the notices of what it committed, or None
-    when it is to be made through ``services.table_play_again`` (nothing was written), which
-    also refuses what is to be refused and starts the next game."""
-    if not again_statements_compiled():
+    """``user``'s 再来一局 at table ``table_id``, made on the event loop: the notices of what
+    it committed. None when ``decisions.again`` found that it deals the next game: nothing was
+    written, and ``services.table_play_again`` makes it with the deal. Raises
+    ``TableRefused`` for what the decision refuses (nothing was written)."""
+    await _statements_compiled(_AGAIN_READS)
+    made = await _with_statements(lambda cursor: _again_in(cursor, user=user, table_id=table_id))
+    if made is None:
         return None
-    try:
-        async with _connection() as conn:
-            table, rows, state = await _again_in(conn.cursor(), user=user, table_id=table_id)
-    except _NotHere:
-        return None
-    except psycopg.Error:
-        logger.debug("a 再来一局 on the event loop fell back to the services", exc_info=True)
-        return None
-    except Exception:  # rolled back; the services make it
-        logger.exception("a 再来一局 on the event loop failed; the services make it")
-        return None
+    if made is _UNCHANGED:
+        return []
+    table, rows, state = made
+    if state is _FRAMES_READ_ANEW:
+        frames_of_changed_table = await database_sync_to_async(_frames_read_anew)(
+            table=table, rows=rows
+        )
+        notice_frames: Callable[[], dict[str, Any]] = lambda: frames_of_changed_table  # noqa: E731
+    else:
+        notice_frames = lambda: render_player_frames(table=table, rows=rows, state=state)  # noqa: E731
     notice = services.table_notice(
         table_id=table_id,
         message={"kind": "ready", "version": table.version},
-        frames=lambda: render_player_frames(table=table, rows=rows, state=state),
+        frames=notice_frames,
     )
     return [(services.table_group_name(table_id), notice)]
 
 
+#: What ``_again_in`` returns for a player who was ready already.
+_UNCHANGED: Any = object()
+
+#: ``_again_in``'s position when the frames after it need more than it read.
+_FRAMES_READ_ANEW: Any = object()
+
+
+def _frames_read_anew(*, table: Table, rows: TableRows) -> dict[str, Any]:
+    return frames_of_table(table=table, seats=rows.seats, last=rows.game)
+
+
 async def _again_in(
     cursor: psycopg.AsyncCursor[Any], *, user: Any, table_id: int
-) -> tuple[Table, TableRows, GameState]:
+) -> tuple[Table, TableRows, Any] | None:
     # Two round trips, as a move: the reads with the table's lock, then the seat and the table
-    # written and committed. The checks are ``services.table_play_again``'s; whatever it would
-    # refuse, and the last player's 再来一局 that deals the next game, are left to it.
+    # written and committed.
     reads = _Batch(cursor)
     reads.text("BEGIN")
     for select in _AGAIN_READS:
@@ -633,49 +706,50 @@ async def _again_in(
         cursor.nextset()
         found.append(select.models(await cursor.fetchall()))
     tables, seats, games, players, wallets = found
-    if not tables or not games:
-        raise _NotHere
-    table, last = tables[0], games[0]
-    seat = next((row for row in seats if row.user_id == user.pk), None)
+    if not tables:
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    table = tables[0]
+    last = games[0] if games else None
     balances = {wallet.user_id: wallet.balance for wallet in wallets}
-    if (
-        seat is None
-        or seat.ready
-        or table.status != Table.Status.WAITING
-        or last.status == Game.Status.PLAYING
-        or services.admission_refused(room=table.room, balance=balances.get(user.pk))
-    ):
-        raise _NotHere
-    # The frames made here read nothing more: a player whose frame says the room no longer
-    # admits them, or a settlement naming a player who has left their seat, is left to the
-    # services, which read what those need.
-    by_position = {row.position: row for row in seats}
-    if any(
-        player.user_id is not None and by_position[player.seat].user_id != player.user_id
-        for player in players
-    ) or any(
-        services.admission_refused(room=table.room, balance=balances.get(row.user_id))
-        for row in seats
-        if row.user_id is not None
-    ):
-        raise _NotHere
-    seat.ready = True
-    if all(row.is_bot or (row.user_id is not None and row.ready) for row in seats):
-        raise _NotHere  # everyone is ready: the services deal the next game
-    # The frames show the game that ended: a game another worker ended is read up to its end.
-    state = await _state_of(cursor, last)
+    plan = decisions.again(
+        AgainRead(table=table, seats=seats, last=last, balance=balances.get(user.pk)),
+        user_id=user.pk,
+    )
+    if plan.seat is None:
+        await cursor.execute("ROLLBACK")  # ready already: nothing changes
+        return _UNCHANGED
+    if plan.deals:
+        # The services deal the next game.
+        await cursor.execute("ROLLBACK")
+        return None
+    seats = [plan.seat if row.pk == plan.seat.pk else row for row in seats]
     for row in seats:
         row.table = table
-    if services.table_change_planned(table=table, seats=seats):
-        raise _NotHere
+    closes = decisions.table_change_planned(table=table, seats=seats)
+    assert not closes, "a table with a player at it stays open"
     write = _Batch(cursor)
-    write.update(seat, ["ready"])
-    write.update(table, services.TABLE_CHANGE_FIELDS)
+    write.update(plan.seat, ["ready"])
+    write.update(table, decisions.TABLE_CHANGE_FIELDS)
     write.text("COMMIT")
     await write.run()
     players_by_seat = {player.seat: player for player in players}
-    return (
-        table,
-        TableRows(seats=seats, game=last, players=players_by_seat, balances=balances),
-        state,
-    )
+    rows = TableRows(seats=seats, game=last, players=players_by_seat, balances=balances)
+    # The frames show the game that ended, rendered from these rows when they hold all the
+    # frames need: every player of that game still in their seat, and the room still admitting
+    # every seated player (a refusal's text reads the other rooms).
+    by_position = {row.position: row for row in seats}
+    if (
+        last is None
+        or any(
+            player.user_id is not None and by_position[player.seat].user_id != player.user_id
+            for player in players
+        )
+        or any(
+            decisions.admission_refused(room=table.room, balance=balances.get(row.user_id))
+            for row in seats
+            if row.user_id is not None
+        )
+    ):
+        return table, rows, _FRAMES_READ_ANEW
+    # A game another worker ended is read up to its end.
+    return table, rows, await _state_of(cursor, last)

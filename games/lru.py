@@ -32,6 +32,10 @@ class LruCache(Generic[V]):
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
 
+    def pop(self, key: Hashable) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

@@ -68,6 +68,11 @@ class PreparedSelect(Generic[M]):
             rows: Sequence[Any] = cursor.fetchall()
         return self.models(rows, using=using)
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The statement's named parameters."""
+        return self._names
+
     def compiled(self, *, using: str = "default") -> bool:
         """Whether the statement is compiled for ``using`` already (the ORM compiles it on the
         first call, which must not be on an event loop)."""

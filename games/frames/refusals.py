@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import lowest_open_room_minimum
 from accounts.templatetags.accounts_tags import coins
 
-from .. import services
+from .. import decisions
 from ..models import Room
 
 
@@ -47,10 +47,10 @@ def room_suggestion(*, room: Room, balance: int, rooms: list[Room]) -> Room | No
 
 
 def room_entry_refusal(*, room: Room, balance: int) -> SafeString | None:
-    """Why a player with ``balance`` coins may not enter ``room`` (``services.admission_refused``
+    """Why a player with ``balance`` coins may not enter ``room`` (``decisions.admission_refused``
     decides), with the way out: relief coins for a player who can afford no room, or the
     nearest room they can afford. ``None`` when they may enter."""
-    refused = services.admission_refused(room=room, balance=balance)
+    refused = decisions.admission_refused(room=room, balance=balance)
     if refused is None:
         return None
     if refused.code == "room_closed":

@@ -156,7 +156,7 @@ def table_rows_keep(
 
 
 def _rows_key(table: Table, game: Game) -> tuple[Any, ...]:
-    return (table.pk, table.version, game.pk, game.seed_commitment)
+    return (table.pk, table.version, game.pk, game.seed_commitment, game.started_at)
 
 
 #: The players and balances of games being played, by table, table version and game: neither

@@ -2,43 +2,34 @@
 
 Every turn has a deadline, kept on the game row: a bot's short pause, or the time the room gives
 a player (``Room.turn_seconds``); a player in 托管 gets a bot's pause. When it passes, the runner
-acts for the seat (``moves.game_turn_due``). After ``AUTO_PLAY_AFTER_TIMEOUTS`` timeouts in a row
-the seat goes to 托管 until the player takes it back.
+acts for the seat (``moves.game_turn_due``, as ``decisions.due_move`` decides).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-
-from games.rules import (
-    PASS,
-    GameState,
-    Move,
-)
 
 from ..models import Game, Room, Seat, Table
 
 if TYPE_CHECKING:
     from accounts.models import User
 
-from .errors import TableRefused
+from ..decisions import turn_deadline_for
+from ..errors import TableRefused
 from .notices import broadcast_on_commit
-
-AUTO_PLAY_AFTER_TIMEOUTS = 2
 
 
 def turn_deadline(
     *, game: Game, seat: int | None, now: datetime, seats: list[Seat] | None = None
 ) -> datetime | None:
-    """When the server acts if ``seat`` has not moved in ``game`` (None when no one is to move).
-
-    ``seats``: the table's seats with the table and its room, when the caller has them."""
+    """When the server acts if ``seat`` has not moved in ``game`` (None when no one is to move),
+    by ``decisions.turn_deadline_for``. ``seats``: the table's seats with the table and its
+    room, when the caller has them; otherwise the seat is read."""
     if seat is None:
         return None
     known = next((row for row in seats or () if row.position == seat), None)
@@ -59,22 +50,14 @@ def turn_deadline(
         is_bot = row["is_bot"]
     else:  # a game played without seats at its table (as tests and tools start them)
         is_bot = game.players.filter(seat=seat, is_bot=True).exists()
-    if is_bot or (row is not None and row["auto_play"]):
-        return now + timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
     seconds = (
         row["table__room__turn_seconds"]
         if row is not None
         else Room.objects.filter(tables=game.table_id).values_list("turn_seconds", flat=True)[0]
     )
-    return now + timedelta(seconds=seconds)
-
-
-def timeout_move(state: GameState) -> Move:
-    """What the server plays for a player whose time ran out: a pass when following, the
-    smallest legal lead (the engine lists plays from the smallest) when leading."""
-    if state.table is not None:
-        return PASS
-    return state.legal_moves()[0]
+    return turn_deadline_for(
+        is_bot=is_bot, auto_play=row is not None and row["auto_play"], turn_seconds=seconds, now=now
+    )
 
 
 @transaction.atomic

@@ -27,8 +27,8 @@ from ..selectors import (
 if TYPE_CHECKING:
     from accounts.models import User
 
+from ..errors import GameStartRefused
 from .clocks import turn_deadline
-from .errors import GameStartRefused
 from .notices import broadcast_on_commit, frames_from_rows
 
 

@@ -16,7 +16,7 @@ from ..models import Dispute, Game
 if TYPE_CHECKING:
     from accounts.models import User
 
-from .errors import DisputeRefused
+from ..errors import DisputeRefused
 
 DISPUTE_REASON_MAX = 2000
 

@@ -21,9 +21,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
-from games.rules import (
-    GandengyanRules,
-)
 
 from ..models import Game, Room, Seat, Table
 from ..selectors import (
@@ -33,8 +30,10 @@ from ..selectors import (
 if TYPE_CHECKING:
     from accounts.models import User
 
+from .. import decisions
+from ..decisions import TABLE_CHANGE_FIELDS, AgainRead, admission_refused, table_change_planned
+from ..errors import GameStartRefused, TableRefused
 from .deals import NOT_READ, game_deal
-from .errors import GameStartRefused, TableRefused
 from .notices import broadcast_on_commit, table_broadcast_on_commit
 
 INVITE_CODE_BYTES = 12
@@ -58,7 +57,7 @@ def lock_tables(*table_ids: int | None) -> dict[int, Table]:
 
 
 def _seat_count(room: Room) -> int:
-    return GandengyanRules.from_dict(room.rules).players
+    return decisions.seat_count(room)
 
 
 def _check_admitted(*, user: User, room: Room) -> None:
@@ -67,33 +66,6 @@ def _check_admitted(*, user: User, room: Room) -> None:
     refusal = admission_refused(room=room, balance=None if wallet is None else wallet.balance)
     if refusal is not None:
         raise refusal
-
-
-def admission_refused(*, room: Room, balance: int | None) -> TableRefused | None:
-    """Why a player with ``balance`` coins (None: no wallet) may not play in ``room`` now, or
-    None if they may."""
-    if not room.is_open:
-        return TableRefused(
-            "room_closed",
-            _("{room} is closed for now. Please choose another room.").format(room=room.name),
-        )
-    if balance is None:
-        return TableRefused("no_wallet", _("You have no wallet yet."))
-    if balance < room.min_coins:
-        return TableRefused(
-            "balance_too_low",
-            _("{room} needs at least {minimum} coins to enter; you have {balance}.").format(
-                room=room.name, minimum=f"{room.min_coins:,}", balance=f"{balance:,}"
-            ),
-        )
-    if room.max_coins is not None and balance > room.max_coins:
-        return TableRefused(
-            "balance_too_high",
-            _("{room} admits at most {maximum} coins; you have {balance}.").format(
-                room=room.name, maximum=f"{room.max_coins:,}", balance=f"{balance:,}"
-            ),
-        )
-    return None
 
 
 #: A seat its player left: nothing of theirs (托管, timeouts) stays for the next one.
@@ -130,28 +102,6 @@ def _table_changed(
         kind = "closed"
     table.save(update_fields=TABLE_CHANGE_FIELDS)  # the database checks them
     return kind
-
-
-#: The fields of a table that a change of its seats sets (``table_change_planned``).
-TABLE_CHANGE_FIELDS = ("status", "waiting_since", "version")
-
-
-def table_change_planned(*, table: Table, seats: list[Seat], now: datetime | None = None) -> bool:
-    """What a change of seats does to ``table`` (locked), whose ``seats`` are as the change left
-    them: closed if nobody is left, ``waiting_since`` kept while a player sits beside a free
-    seat, the version one up. Set on ``table``, not written; returns whether it closes."""
-    humans = [seat for seat in seats if seat.user_id is not None]
-    free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
-    closes = not humans and table.status != Table.Status.CLOSED
-    if closes:
-        table.status = Table.Status.CLOSED
-    if humans and free and table.status != Table.Status.CLOSED:
-        if table.waiting_since is None:
-            table.waiting_since = now or timezone.now()
-    else:
-        table.waiting_since = None
-    table.version += 1
-    return closes
 
 
 def _table_changed_then_start(
@@ -239,11 +189,7 @@ def _table_start_if_ready(
         return None
     if seats is None:
         seats = list(table.seats.select_related("user").order_by("position"))
-    if len(seats) != _seat_count(table.room):
-        return None
-    if any(seat.user is None and not seat.is_bot for seat in seats):
-        return None
-    if any(seat.user is not None and not seat.ready for seat in seats):
+    if not decisions.ready_to_deal(table=table, seats=seats, playing=False):
         return None
     if last is NOT_READ:
         if _game_playing(table):
@@ -506,23 +452,23 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
     ``TableRefused``.
     """
     locked = lock_tables(table.pk)[table.pk]
-    if locked.status == Table.Status.CLOSED:
-        raise TableRefused("table_closed", _("This table is closed."))
     seats = list(locked.seats.select_related("user").order_by("position"))
-    seat = next((row for row in seats if row.user_id == user.pk), None)
-    if seat is None:
-        raise TableRefused("not_seated", _("You are not sitting at this table."))
     # At most one game is being played at a table, its latest: the frames show it after this.
     last = table_current_game(table=locked)
-    if locked.status == Table.Status.PLAYING or (
-        last is not None and last.status == Game.Status.PLAYING
-    ):
-        raise TableRefused("game_in_progress", _("A game is still being played here."))
-    _check_admitted(user=user, room=locked.room)
+    wallet = Wallet.objects.filter(user_id=user.pk).first()
+    plan = decisions.again(
+        AgainRead(
+            table=locked,
+            seats=seats,
+            last=last,
+            balance=None if wallet is None else wallet.balance,
+        ),
+        user_id=user.pk,
+    )
     game = None
-    if not seat.ready:
-        seat.ready = True
-        seat.save(update_fields=["ready"])
+    if plan.seat is not None:
+        plan.seat.save(update_fields=["ready"])
+        seats = [plan.seat if row.pk == plan.seat.pk else row for row in seats]
         game = _table_changed_then_start(table=locked, kind="ready", seats=seats, last=last)
     table.status, table.version = locked.status, locked.version
     return game

@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 
 from accounts.models import User
-from games import frames, selectors, services
+from games import decisions, frames, selectors, services
 from games.models import Game, GameEvent, Table
 from games.rules import Move
 from games.rules.moves import move_from_json
@@ -125,7 +125,7 @@ class SpyPolicy:
 def test_a_bot_is_shown_only_its_own_seat_view(
     room: Any, trio: list[User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(services.moves, "SensiblePolicy", SpyPolicy)
+    monkeypatch.setattr(decisions, "SensiblePolicy", SpyPolicy)
     SpyPolicy.shown = []
     _, game = table_with_bots(room, trio[0])
     rng = random.Random(4)

@@ -18,6 +18,7 @@ from django.test import override_settings
 
 from accounts.models import User
 from games import frames, loop_moves, selectors, services
+from games.errors import GameActionRefused, TableRefused
 from games.models import Game, GameEvent, Table
 from games.positions import KnownPosition, positions
 from games.rules import parse_cards
@@ -57,8 +58,8 @@ def _table_at_a_position(hands: list[str] = HANDS) -> tuple[list[User], Table, G
     selectors.game_position_remember(game=game, state=game_state(game=game), event=None)
     selectors.table_rows(table=Table.objects.get(pk=table.pk))
     with transaction.atomic():
-        services.game_playing_locked(table_id=table.pk)
-    services.table_seats(table_id=table.pk)
+        loop_moves._game_playing_locked(table_id=table.pk)
+    loop_moves._table_seats(table_id=table.pk)
     return users, table, game
 
 
@@ -138,48 +139,58 @@ async def test_the_next_move_goes_on_from_the_position_the_loop_kept() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seat", "action", "why"),
+    ("seat", "action", "code"),
     [
-        (1, {"play": "6h"}, "not this player's turn"),
-        (0, {"play": "3s 9h"}, "not a combination"),
-        (0, {"play": "6h"}, "cards not in hand"),
-        (0, {"pass": True}, "the leader must play"),
+        (1, {"play": "6h"}, "not_your_turn"),
+        (0, {"play": "3s 9h"}, "not_a_combination"),
+        (0, {"play": "6h"}, "cards_not_in_hand"),
+        (0, {"pass": True}, "leader_must_play"),
     ],
 )
-async def test_a_move_the_engine_refuses_is_left_to_the_services_and_writes_nothing(
-    seat: int, action: dict[str, Any], why: str
+async def test_a_move_the_engine_refuses_is_refused_on_the_loop_and_writes_nothing(
+    seat: int, action: dict[str, Any], code: str
 ) -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     before = await database_sync_to_async(_game_row)(game)
-    assert await _move(users[seat], table, action) is None, why
+    with pytest.raises(GameActionRefused) as refused:
+        await _move(users[seat], table, action)
+    assert refused.value.code == code
     assert await database_sync_to_async(_stored)(game) == []
     assert await database_sync_to_async(_game_row)(game) == before
 
 
-async def test_a_move_chosen_on_an_older_view_is_left_to_the_services() -> None:
+async def test_a_move_chosen_on_an_older_view_is_refused_as_stale() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     old = await database_sync_to_async(_version)(table)
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
-    late = await _move(users[1], table, {"pass": True}, version=old, action_id="loop-move-0002")
-    assert late is None
+    with pytest.raises(GameActionRefused) as refused:
+        await _move(users[1], table, {"pass": True}, version=old, action_id="loop-move-0002")
+    assert refused.value.code == "stale"
     assert len(await database_sync_to_async(_stored)(game)) == 1
 
 
 async def test_a_repeated_action_id_writes_nothing_and_the_connection_goes_on() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}, action_id="same-id-0001") is not None
-    # The database's unique action id per game refuses the copy; the services say "duplicate".
-    again = await _move(users[1], table, {"pass": True}, action_id="same-id-0001")
-    assert again is None
+    # A resend with the current version: the database's unique action id per game refuses it.
+    with pytest.raises(GameActionRefused) as refused:
+        await _move(users[1], table, {"pass": True}, action_id="same-id-0001")
+    assert refused.value.code == "duplicate"
     assert len(await database_sync_to_async(_stored)(game)) == 1
+    # A resend with the version it was chosen on comes late: the id says it was made.
+    with pytest.raises(GameActionRefused) as refused:
+        await _move(users[0], table, {"play": "3s 4s 5s"}, action_id="same-id-0001")
+    assert refused.value.code == "duplicate"
     assert await _move(users[1], table, {"pass": True}, action_id="other-id-0002") is not None
     assert len(await database_sync_to_async(_stored)(game)) == 2
 
 
-async def test_a_player_not_seated_is_left_to_the_services() -> None:
+async def test_a_player_not_seated_is_refused() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     stranger = await database_sync_to_async(make_player)("stranger")
-    assert await _move(stranger, table, {"play": "3s 4s 5s"}) is None
+    with pytest.raises(GameActionRefused) as refused:
+        await _move(stranger, table, {"play": "3s 4s 5s"})
+    assert refused.value.code == "not_seated"
     assert await database_sync_to_async(_stored)(game) == []
 
 
@@ -291,16 +302,17 @@ async def test_the_statements_are_prepared_once_per_connection_and_run_by_name()
     assert len(await database_sync_to_async(_stored)(game)) == 2
 
 
-async def test_a_session_that_lost_its_statements_is_replaced_and_nothing_is_written() -> None:
-    """Behind a pooler that hands out another session, the names are unknown: the move is left
-    to the services, and the next one prepares them on a new connection."""
+async def test_a_session_that_lost_its_statements_is_replaced_and_the_move_made_on_a_new_one() -> (
+    None
+):
+    """Behind a pooler that hands out another session, the names are unknown: the connection
+    is closed, and the move is made again on a new one, which prepares them."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
     (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
     await conn.execute("DEALLOCATE ALL")
-    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is None
-    assert conn.closed and len(await database_sync_to_async(_stored)(game)) == 1
-    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0003") is not None
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert conn.closed
     assert len(await _prepared_on_the_loop()) == 3
     assert len(await database_sync_to_async(_stored)(game)) == 2
 
@@ -344,7 +356,7 @@ async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
         finally:
             for socket in sockets:
                 await socket.disconnect()
-    assert made_by_services == [{"play": "Kd"}]
+    assert made_by_services == []
     assert len(await database_sync_to_async(_stored)(game)) == 1
 
 
@@ -352,7 +364,7 @@ async def test_the_rows_read_on_the_loop_are_the_rows_the_orm_reads() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     async with loop_moves._connection() as conn:
         cursor = conn.cursor()
-        for select in (services.game_playing_locked, services.table_seats):
+        for select in (loop_moves._game_playing_locked, loop_moves._table_seats):
             sql, params = select.statement(table_id=table.pk)
             await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
             cursor.nextset()
@@ -399,21 +411,23 @@ async def test_the_next_move_takes_the_rows_this_move_left_without_building_them
     # The game row as the move left it is the row as stored, model and all.
     async with loop_moves._connection() as conn:
         cursor = conn.cursor()
-        sql, params = services.game_playing_locked.statement(table_id=table.pk)
+        sql, params = loop_moves._game_playing_locked.statement(table_id=table.pk)
         await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
         cursor.nextset()
         assert await cursor.fetchall() == [kept.game_row]
-    stored = await database_sync_to_async(_in_a_transaction)(services.game_playing_locked, table.pk)
+    stored = await database_sync_to_async(_in_a_transaction)(
+        loop_moves._game_playing_locked, table.pk
+    )
     assert [_fields(row) for row in stored] == [_fields(kept.game)]
     # So the next move here builds no model of them.
     built: list[int] = []
-    build = services.game_playing_locked.models
+    build = loop_moves._game_playing_locked.models
 
     def counted(rows: Any, **kwargs: Any) -> Any:
         built.append(len(rows))
         return build(rows, **kwargs)
 
-    monkeypatch.setattr(services.game_playing_locked, "models", counted)
+    monkeypatch.setattr(loop_moves._game_playing_locked, "models", counted)
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
     assert built == []
     stored_events = await database_sync_to_async(_stored)(game)
@@ -450,7 +464,6 @@ def _table_after_a_game() -> tuple[list[User], Table, Game]:
     play_out(game)
     table.refresh_from_db()
     assert table.status == Table.Status.WAITING
-    loop_moves.compile_again_statements()
     return users, table, game
 
 
@@ -521,13 +534,15 @@ def _position_before_the_last_move(game: Game) -> Any:
     return KnownPosition(state=state, last_event=(last.pk, last.seat, last.action))
 
 
-async def test_the_last_play_again_and_refusals_are_left_to_the_services() -> None:
+async def test_the_last_play_again_is_left_to_the_services_and_refusals_are_refused() -> None:
     users, table, game = await database_sync_to_async(_table_after_a_game)()
     outsider = await database_sync_to_async(make_player)("g")
-    assert await loop_moves.table_again(user=outsider, table_id=table.pk) is None
-    assert await loop_moves.table_again(user=users[0], table_id=table.pk) is not None
-    assert await loop_moves.table_again(user=users[0], table_id=table.pk) is None  # ready already
-    assert await loop_moves.table_again(user=users[2], table_id=table.pk) is not None
+    with pytest.raises(TableRefused) as refused:
+        await loop_moves.table_again(user=outsider, table_id=table.pk)
+    assert refused.value.code == "not_seated"
+    assert await loop_moves.table_again(user=users[0], table_id=table.pk)
+    assert await loop_moves.table_again(user=users[0], table_id=table.pk) == []  # ready already
+    assert await loop_moves.table_again(user=users[2], table_id=table.pk)
     before = await database_sync_to_async(_seats_and_version)(table)
     # The last one deals the next game: through the services, having written nothing here.
     assert await loop_moves.table_again(user=users[1], table_id=table.pk) is None
@@ -535,4 +550,6 @@ async def test_the_last_play_again_and_refusals_are_left_to_the_services() -> No
     second = await database_sync_to_async(services.table_play_again)(user=users[1], table=table)
     assert second is not None and second.number == 2
     # While it is played, nobody is asked to play again.
-    assert await loop_moves.table_again(user=users[1], table_id=table.pk) is None
+    with pytest.raises(TableRefused) as refused:
+        await loop_moves.table_again(user=users[1], table_id=table.pk)
+    assert refused.value.code == "game_in_progress"

@@ -1,0 +1,434 @@
+"""What a move, a turn that came due, a bot's turn and 再来一局 do, decided in one place.
+
+Each function here is pure: it takes the rows its caller read under its locks and what was
+asked, and returns what to write (model rows with the fields that changed) and what the table's
+sockets hear, or raises the refusal. Two storage paths make moves: the services (a database
+thread, the ORM, every database) and ``games.loop_moves`` (the socket's event loop, psycopg, on
+PostgreSQL). Both only read and write; what a move does is decided here, the same for both.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.bots import SensiblePolicy, choose_for
+from games.rules import GameState, GandengyanRules, IllegalMoveError, NotationError, Play
+from games.rules.moves import move_from_json
+from games.rules.records import Action
+
+from .errors import GameActionRefused, TableRefused
+from .models import Game, GameEvent, GamePlayer, Room, Seat, Table
+from .selectors import TableRows, play_meanings, table_version
+
+#: A player whose time runs out this many turns in a row goes to 托管.
+AUTO_PLAY_AFTER_TIMEOUTS = 2
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRead:
+    """What a move reads under the lock of the game being played: the game's row (with its
+    table and room), the table's seats by position (each with that table), the game's players by
+    seat, the seated players' balances and the game's position. The decisions never change
+    these rows: what they write is on copies."""
+
+    game: Game
+    seats: list[Seat]
+    players: dict[int, GamePlayer]
+    balances: dict[int, int]
+    state: GameState
+
+    @property
+    def rows(self) -> TableRows:
+        return TableRows(
+            seats=self.seats, game=self.game, players=self.players, balances=self.balances
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class MovePlan:
+    """The rows a move writes and what it tells: ``game``, a copy of the game's row with
+    ``fields`` changed; the ``event`` to insert; the ``seats`` whose listed fields changed
+    (copies); the position ``after`` it; and the notice's ``kind`` (``action``, ``seats`` when a
+    seat changed with it, ``finished`` when it ends the game, which is then to be settled)."""
+
+    game: Game
+    fields: tuple[str, ...]
+    event: GameEvent
+    seats: tuple[tuple[Seat, tuple[str, ...]], ...]
+    after: GameState
+    kind: str
+
+    @property
+    def ends(self) -> bool:
+        return bool(self.after.is_terminal)
+
+    def rows_after(self, read: GameRead) -> TableRows:
+        """The table's rows as the move leaves them, for the frames after it."""
+        changed = {seat.pk: seat for seat, _fields in self.seats}
+        seats = [changed.get(seat.pk, seat) for seat in read.seats]
+        return TableRows(seats=seats, game=self.game, players=read.players, balances=read.balances)
+
+
+def turn_deadline_for(
+    *, is_bot: bool, auto_play: bool, turn_seconds: int, now: datetime
+) -> datetime:
+    """When the server acts for a seat whose turn starts ``now``: a bot, or a player in 托管,
+    after a bot's pause; a player after the room's time for a turn."""
+    if is_bot or auto_play:
+        return now + timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
+    return now + timedelta(seconds=turn_seconds)
+
+
+def _deadline(read: GameRead, seats: list[Seat], seat: int, now: datetime) -> datetime:
+    row = next((row for row in seats if row.position == seat), None)
+    if row is not None and (row.is_bot or row.user_id is not None):
+        is_bot = row.is_bot
+    else:  # a game played without seats at its table (as tests and tools start them)
+        player = read.players.get(seat)
+        is_bot = player is not None and player.is_bot
+    room: Room = read.game.table.room
+    return turn_deadline_for(
+        is_bot=is_bot,
+        auto_play=row is not None and row.auto_play,
+        turn_seconds=room.turn_seconds,
+        now=now,
+    )
+
+
+def seat_move(
+    read: GameRead,
+    *,
+    seat: int,
+    action: dict[str, Any],
+    now: datetime,
+    source: str = GameEvent.Source.PLAYER,
+    action_id: str = "",
+    changed_seats: tuple[tuple[Seat, tuple[str, ...]], ...] = (),
+    kind: str = "action",
+) -> MovePlan:
+    """``seat``'s ``action`` in the game being played: ``{"play": "5s 6h BJ", "as": "4 5 6"}``
+    or ``{"pass": true}`` (``as`` is optional), checked by the engine against the position.
+    ``changed_seats``: seats the move changes besides (their copies and fields); ``kind``: the
+    notice's kind when the game goes on. Raises ``GameActionRefused``."""
+    if read.game.status != Game.Status.PLAYING:
+        raise GameActionRefused("game_over", "the game is over: no more actions")
+    state = read.state
+    if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
+        raise GameActionRefused(
+            "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
+        )
+    try:
+        move = move_from_json(action)
+    except NotationError as exc:
+        raise GameActionRefused("bad_action", str(exc)) from exc
+    if type(seat) is not int or seat != state.to_move:
+        raise GameActionRefused(
+            "not_your_turn", f"seat {seat} acted, but it is seat {state.to_move}'s turn"
+        )
+    try:
+        resolved = state.resolve(move)
+        after = state.apply(resolved)
+    except IllegalMoveError as exc:
+        raise GameActionRefused(exc.code, exc.message) from exc
+
+    stored = Action(seat, resolved).to_json()
+    del stored["seat"]
+    game = copy.copy(read.game)
+    event = GameEvent(
+        game=game,
+        number=state.log_length + 1,
+        seat=seat,
+        action=stored,
+        source=source,
+        action_id=action_id,
+    )
+    seats_after = [
+        next((copy_ for copy_, _fields in changed_seats if copy_.pk == row.pk), row)
+        for row in read.seats
+    ]
+    game.position_id = uuid.uuid4()
+    game.to_move = after.to_move
+    fields = ["position_id", "to_move", "turn_started_at", "turn_deadline"]
+    if after.is_terminal:
+        game.turn_started_at = game.turn_deadline = None
+        game.status = Game.Status.FINISHED
+        game.winner = after.winner
+        game.finished_at = now
+        fields += ["status", "winner", "finished_at"]
+        kind = "finished"
+    else:
+        game.turn_started_at = now
+        game.turn_deadline = _deadline(read, seats_after, after.to_move, now)
+    return MovePlan(
+        game=game,
+        fields=tuple(fields),
+        event=event,
+        seats=changed_seats,
+        after=after,
+        kind=kind,
+    )
+
+
+def no_game_refusal(*, seated: bool) -> GameActionRefused:
+    """Why a move at a table where no game is being played is refused: ``not_seated`` for a
+    player who does not sit there, ``no_game`` for one who does."""
+    if not seated:
+        return GameActionRefused("not_seated", "you do not sit at this table")
+    return GameActionRefused("no_game", "no game is being played at this table")
+
+
+def player_move(
+    read: GameRead,
+    *,
+    user_id: int,
+    action: dict[str, Any],
+    version: str | None,
+    action_id: str,
+    now: datetime,
+) -> MovePlan:
+    """A seated player's move, chosen on the table's ``version``: refused as ``not_seated``
+    for a player who does not play this game, ``stale`` when the table changed since the
+    player chose, ``choose_meaning`` for cards that can be played in more than one way and do
+    not say which; then as ``seat_move``. A player who moves in time starts counting timeouts
+    afresh."""
+    seat = next((row for row in read.seats if row.user_id == user_id), None)
+    if seat is None:
+        raise GameActionRefused("not_seated", "you do not sit at this table")
+    player = read.players.get(seat.position)
+    if player is None or player.user_id != user_id:
+        raise GameActionRefused("not_seated", "you do not play in this game")
+    table: Table = read.game.table
+    current = table_version(table=table, game=read.game, events=read.state.log_length)
+    if not isinstance(version, str) or version != current:
+        raise GameActionRefused("stale", "the table changed since this action was chosen")
+    if isinstance(action, dict) and "play" in action and action.get("as") is None:
+        _check_one_meaning(read.state, seat.position, action)
+    changed: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
+    if seat.timeouts:
+        reset = copy.copy(seat)
+        reset.timeouts = 0
+        changed = ((reset, ("timeouts",)),)
+    return seat_move(
+        read,
+        seat=seat.position,
+        action=action,
+        now=now,
+        action_id=action_id,
+        changed_seats=changed,
+    )
+
+
+def _check_one_meaning(state: GameState, seat: int, action: dict[str, Any]) -> None:
+    """Refuse a play whose cards can mean more than one legal combination (a joker in it) and
+    that does not say which, with the meanings to choose from."""
+    try:
+        move = move_from_json(action)
+    except NotationError:
+        return  # seat_move refuses it with the reason
+    if not isinstance(move, Play) or state.to_move != seat:
+        return
+    meanings = play_meanings(state, move)
+    if len(meanings) > 1:
+        raise GameActionRefused(
+            "choose_meaning", "these cards can be played in more than one way", meanings
+        )
+
+
+def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
+    """What the server does for the seat to move once its turn's deadline has passed by
+    ``now`` (None before, or when no one is to move): a bot moves; a player in 托管 is played
+    for by the same bot; a player whose time ran out passes (or, leading, plays the smallest
+    lead), and after ``AUTO_PLAY_AFTER_TIMEOUTS`` such turns in a row the seat goes to 托管."""
+    game = read.game
+    if game.status != Game.Status.PLAYING:
+        return None
+    if game.turn_deadline is None or game.turn_deadline > now:
+        return None
+    seat = game.to_move
+    player = None if seat is None else read.players.get(seat)
+    if seat is None or player is None:
+        return None
+    state = read.state
+    if player.is_bot:
+        return seat_move(
+            read,
+            seat=seat,
+            action=dict(choose_for(state, SensiblePolicy()).to_json()),
+            now=now,
+            source=GameEvent.Source.BOT,
+        )
+    row = next((row for row in read.seats if row.user_id == player.user_id), None)
+    if row is not None and row.auto_play:
+        return seat_move(
+            read,
+            seat=seat,
+            action=dict(choose_for(state, SensiblePolicy()).to_json()),
+            now=now,
+            source=GameEvent.Source.AUTO_PLAY,
+        )
+    changed: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
+    kind = "action"
+    if row is not None:
+        counted = copy.copy(row)
+        counted.timeouts += 1
+        if counted.timeouts >= AUTO_PLAY_AFTER_TIMEOUTS:
+            counted.auto_play = True
+            kind = "seats"
+        changed = ((counted, ("timeouts", "auto_play")),)
+    return seat_move(
+        read,
+        seat=seat,
+        action=dict(timeout_move(state).to_json()),
+        now=now,
+        source=GameEvent.Source.TIMEOUT,
+        changed_seats=changed,
+        kind=kind,
+    )
+
+
+def timeout_move(state: GameState) -> Any:
+    """What the server plays for a player whose time ran out: a pass when following, the
+    smallest legal lead (the engine lists plays from the smallest) when leading."""
+    from games.rules import PASS
+
+    if state.table is not None:
+        return PASS
+    return state.legal_moves()[0]
+
+
+def bot_move(read: GameRead, *, now: datetime) -> MovePlan | None:
+    """The move of the bot to move now, if the player to move is a bot (None otherwise): it
+    chooses from its own seat's view only (``games.bots``)."""
+    seat = read.game.to_move
+    player = None if seat is None else read.players.get(seat)
+    if read.game.status != Game.Status.PLAYING or seat is None or player is None:
+        return None
+    if not player.is_bot:
+        return None
+    move = choose_for(read.state, SensiblePolicy())
+    return seat_move(
+        read, seat=seat, action=dict(move.to_json()), now=now, source=GameEvent.Source.BOT
+    )
+
+
+# 再来一局 ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class AgainRead:
+    """What 再来一局 reads under the table's lock: the table (with its room), its seats by
+    position, its latest game (None before the first), and the player's balance (None: no
+    wallet)."""
+
+    table: Table
+    seats: list[Seat]
+    last: Game | None
+    balance: int | None
+
+
+@dataclasses.dataclass(frozen=True)
+class AgainPlan:
+    """What a player's 再来一局 writes: the player's seat marked ready (``seat``, a copy; None
+    when it was ready already: nothing to write), and whether every seat is now ready for the
+    next game (``deals``: the caller deals it, which changes the table as the deal needs)."""
+
+    seat: Seat | None
+    deals: bool
+
+
+def again(read: AgainRead, *, user_id: int) -> AgainPlan:
+    """A player's 再来一局 at a table between games. Refused (``TableRefused``) at a closed
+    table, for a player who does not sit there, while a game is being played, and when the
+    room no longer admits the player's coins (they may leave the table)."""
+    table = read.table
+    if table.status == Table.Status.CLOSED:
+        raise TableRefused("table_closed", _("This table is closed."))
+    seat = next((row for row in read.seats if row.user_id == user_id), None)
+    if seat is None:
+        raise TableRefused("not_seated", _("You are not sitting at this table."))
+    if table.status == Table.Status.PLAYING or (
+        read.last is not None and read.last.status == Game.Status.PLAYING
+    ):
+        raise TableRefused("game_in_progress", _("A game is still being played here."))
+    refused = admission_refused(room=table.room, balance=read.balance)
+    if refused is not None:
+        raise refused
+    if seat.ready:
+        return AgainPlan(seat=None, deals=False)
+    ready = copy.copy(seat)
+    ready.ready = True
+    seats = [ready if row.pk == seat.pk else row for row in read.seats]
+    return AgainPlan(seat=ready, deals=ready_to_deal(table=table, seats=seats, playing=False))
+
+
+def seat_count(room: Room) -> int:
+    """How many seats a table of ``room`` has: the players its game's rules need."""
+    return int(GandengyanRules.from_dict(room.rules).players)
+
+
+def ready_to_deal(*, table: Table, seats: list[Seat], playing: bool) -> bool:
+    """Whether the next game starts at ``table`` (waiting, its ``seats`` by position as they
+    are now; ``playing``: a game is being played there): every seat taken, every player at it
+    ready (bots always are), and no game being played."""
+    if table.status != Table.Status.WAITING or playing:
+        return False
+    if len(seats) != seat_count(table.room):
+        return False
+    return all(row.is_bot or (row.user_id is not None and row.ready) for row in seats)
+
+
+def admission_refused(*, room: Room, balance: int | None) -> TableRefused | None:
+    """Why a player with ``balance`` coins (None: no wallet) may not play in ``room`` now, or
+    None if they may."""
+    if not room.is_open:
+        return TableRefused(
+            "room_closed",
+            _("{room} is closed for now. Please choose another room.").format(room=room.name),
+        )
+    if balance is None:
+        return TableRefused("no_wallet", _("You have no wallet yet."))
+    if balance < room.min_coins:
+        return TableRefused(
+            "balance_too_low",
+            _("{room} needs at least {minimum} coins to enter; you have {balance}.").format(
+                room=room.name, minimum=f"{room.min_coins:,}", balance=f"{balance:,}"
+            ),
+        )
+    if room.max_coins is not None and balance > room.max_coins:
+        return TableRefused(
+            "balance_too_high",
+            _("{room} admits at most {maximum} coins; you have {balance}.").format(
+                room=room.name, maximum=f"{room.max_coins:,}", balance=f"{balance:,}"
+            ),
+        )
+    return None
+
+
+#: The fields of a table that a change of its seats sets (``table_change_planned``).
+TABLE_CHANGE_FIELDS = ("status", "waiting_since", "version")
+
+
+def table_change_planned(*, table: Table, seats: list[Seat], now: datetime | None = None) -> bool:
+    """What a change of seats does to ``table`` (locked), whose ``seats`` are as the change left
+    them: closed if nobody is left, ``waiting_since`` kept while a player sits beside a free
+    seat, the version one up. Set on ``table``, not written; returns whether it closes."""
+    humans = [seat for seat in seats if seat.user_id is not None]
+    free = [seat for seat in seats if seat.user_id is None and not seat.is_bot]
+    closes = not humans and table.status != Table.Status.CLOSED
+    if closes:
+        table.status = Table.Status.CLOSED
+    if humans and free and table.status != Table.Status.CLOSED:
+        if table.waiting_since is None:
+            table.waiting_since = now or timezone.now()
+    else:
+        table.waiting_since = None
+    table.version += 1
+    return closes
