@@ -8,7 +8,7 @@ dispute services; no field of a dispute is edited by hand.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -26,6 +26,9 @@ from games.rules import GandengyanRules, RulesError
 
 from . import selectors, services
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+
+if TYPE_CHECKING:
+    from accounts.http import AuthenticatedHttpRequest
 
 HIDDEN_WHILE_PLAYING = _("Hidden until the game is over.")
 
@@ -407,13 +410,15 @@ class DisputeAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def resolve_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+    def resolve_view(self, request: AuthenticatedHttpRequest, object_id: str) -> HttpResponse:
         return self._handle_view(request, object_id, resolve=True)
 
-    def reject_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+    def reject_view(self, request: AuthenticatedHttpRequest, object_id: str) -> HttpResponse:
         return self._handle_view(request, object_id, resolve=False)
 
-    def _handle_view(self, request: HttpRequest, object_id: str, *, resolve: bool) -> HttpResponse:
+    def _handle_view(
+        self, request: AuthenticatedHttpRequest, object_id: str, *, resolve: bool
+    ) -> HttpResponse:
         """The form page between the queue and the service: a note, and for a resolution the
         compensation. Only the services change a dispute."""
         dispute = self.get_object(request, unquote(object_id))
