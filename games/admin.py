@@ -251,7 +251,8 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> str:
         if game.pk is None:
-            return ""
+            # django-stubs types the key as never None, which an unsaved game's is.
+            return ""  # type: ignore[unreachable]
         return format_html(
             '<a href="{}">{}</a>',
             reverse("admin:games_game_replay", args=[game.pk]),
@@ -272,7 +273,10 @@ class GameAdmin(admin.ModelAdmin):
         """The game replayed by the engine, step by step, with the engine's verdict."""
         game = self.get_object(request, unquote(object_id))
         if game is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+            # A private ModelAdmin method, left out of django-stubs.
+            return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined,no-any-return]
+                request, self.opts, object_id
+            )
         if not self.has_view_permission(request, game):
             raise PermissionDenied
         players = selectors.game_players(game=game)
@@ -423,7 +427,10 @@ class DisputeAdmin(admin.ModelAdmin):
         compensation. Only the services change a dispute."""
         dispute = self.get_object(request, unquote(object_id))
         if dispute is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+            # A private ModelAdmin method, left out of django-stubs.
+            return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined,no-any-return]
+                request, self.opts, object_id
+            )
         if not self.can_handle(request):
             raise PermissionDenied
         form_class = DisputeResolveForm if resolve else DisputeRejectForm

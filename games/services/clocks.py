@@ -8,6 +8,7 @@ the seat goes to 托管 until the player takes it back.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ def turn_deadline(
         return None
     known = next((row for row in seats or () if row.position == seat), None)
     if known is not None:
-        row: dict[str, Any] | None = {
+        row: Mapping[str, Any] | None = {
             "is_bot": known.is_bot,
             "auto_play": known.auto_play,
             "user_id": known.user_id,
