@@ -26,7 +26,7 @@ class AccountAdapter(DefaultAccountAdapter):
         With ``commit=False`` nothing is saved, so the wallet waits for whoever saves the user.
         """
         with transaction.atomic():
-            saved = super().save_user(request, user, form, commit=commit)
+            saved: AbstractBaseUser = super().save_user(request, user, form, commit=commit)
             if commit:
                 assert isinstance(saved, User)
                 wallet_create(user=saved)

@@ -31,8 +31,9 @@ class User(AbstractUser):
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
-        verbose_name = _("user")
-        verbose_name_plural = _("users")
+        # django-stubs declares these two as str, though Django's own are lazy translations too.
+        verbose_name = _("user")  # type: ignore[assignment]
+        verbose_name_plural = _("users")  # type: ignore[assignment]
 
     @property
     def is_house(self) -> bool:
@@ -144,7 +145,8 @@ class LedgerEntry(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise TypeError("ledger entries are append-only")
-        super().save(*args, **kwargs)
+        # django-stubs types the key as never None, which an unsaved row's is.
+        super().save(*args, **kwargs)  # type: ignore[unreachable]
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise TypeError("ledger entries are append-only")

@@ -43,7 +43,7 @@ def ledger_entries_of_user(*, user: User) -> QuerySet[LedgerEntry]:
     )
 
 
-def ledger_page(*, user: User, page: int | str | None = 1) -> Page:
+def ledger_page(*, user: User, page: int | str | None = 1) -> Page[LedgerEntry]:
     """One page (``LEDGER_PAGE_SIZE`` rows) of the user's ledger, newest first.
 
     A page number that is not a number gives the first page; one past the end gives the last.
@@ -80,7 +80,7 @@ def games_of_user(*, user: User) -> QuerySet[GamePlayer]:
     )
 
 
-def games_page(*, user: User, page: int | str | None = 1) -> Page:
+def games_page(*, user: User, page: int | str | None = 1) -> Page[GamePlayer]:
     return Paginator(games_of_user(user=user), GAMES_PAGE_SIZE).get_page(page)
 
 

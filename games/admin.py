@@ -8,7 +8,7 @@ dispute services; no field of a dispute is edited by hand.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -26,6 +26,9 @@ from games.rules import GandengyanRules, RulesError
 
 from . import selectors, services
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+
+if TYPE_CHECKING:
+    from accounts.http import AuthenticatedHttpRequest
 
 HIDDEN_WHILE_PLAYING = _("Hidden until the game is over.")
 
@@ -248,7 +251,8 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> str:
         if game.pk is None:
-            return ""
+            # django-stubs types the key as never None, which an unsaved game's is.
+            return ""  # type: ignore[unreachable]
         return format_html(
             '<a href="{}">{}</a>',
             reverse("admin:games_game_replay", args=[game.pk]),
@@ -269,7 +273,10 @@ class GameAdmin(admin.ModelAdmin):
         """The game replayed by the engine, step by step, with the engine's verdict."""
         game = self.get_object(request, unquote(object_id))
         if game is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+            # A private ModelAdmin method, left out of django-stubs.
+            return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined,no-any-return]
+                request, self.opts, object_id
+            )
         if not self.has_view_permission(request, game):
             raise PermissionDenied
         players = selectors.game_players(game=game)
@@ -407,18 +414,23 @@ class DisputeAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def resolve_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+    def resolve_view(self, request: AuthenticatedHttpRequest, object_id: str) -> HttpResponse:
         return self._handle_view(request, object_id, resolve=True)
 
-    def reject_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+    def reject_view(self, request: AuthenticatedHttpRequest, object_id: str) -> HttpResponse:
         return self._handle_view(request, object_id, resolve=False)
 
-    def _handle_view(self, request: HttpRequest, object_id: str, *, resolve: bool) -> HttpResponse:
+    def _handle_view(
+        self, request: AuthenticatedHttpRequest, object_id: str, *, resolve: bool
+    ) -> HttpResponse:
         """The form page between the queue and the service: a note, and for a resolution the
         compensation. Only the services change a dispute."""
         dispute = self.get_object(request, unquote(object_id))
         if dispute is None:
-            return self._get_obj_does_not_exist_redirect(request, self.opts, object_id)
+            # A private ModelAdmin method, left out of django-stubs.
+            return self._get_obj_does_not_exist_redirect(  # type: ignore[attr-defined,no-any-return]
+                request, self.opts, object_id
+            )
         if not self.can_handle(request):
             raise PermissionDenied
         form_class = DisputeResolveForm if resolve else DisputeRejectForm

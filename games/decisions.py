@@ -165,6 +165,7 @@ def seat_move(
         fields += ["status", "winner", "finished_at"]
         kind = "finished"
     else:
+        assert after.to_move is not None  # a game that goes on has a player to move
         game.turn_started_at = now
         game.turn_deadline = _deadline(read, seats_after, after.to_move, now)
     return MovePlan(

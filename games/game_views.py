@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -16,6 +17,9 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .frames import card_faces
 from .models import Game
+
+if TYPE_CHECKING:
+    from accounts.http import AuthenticatedHttpRequest
 
 
 class DisputeForm(forms.Form):
@@ -31,7 +35,7 @@ class DisputeForm(forms.Form):
 
 
 @login_required
-def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_detail(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
     if game is None:
         raise Http404
@@ -40,7 +44,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def dispute_open(request: HttpRequest, game_id: int) -> HttpResponse:
+def dispute_open(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
     if game is None:
         raise Http404
@@ -59,7 +63,7 @@ def dispute_open(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _render_detail(
-    request: HttpRequest, game: Game, form: DisputeForm, *, status: int = 200
+    request: AuthenticatedHttpRequest, game: Game, form: DisputeForm, *, status: int = 200
 ) -> HttpResponse:
     players = selectors.game_players(game=game)
     my_seat = next((p.seat for p in players if p.user_id == request.user.pk), None)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -17,6 +19,9 @@ from .frames import frame_context, render_frame, room_entry_refusal
 from .models import Room, Table
 from .selectors import table_get_for_user
 from .views import player_balance
+
+if TYPE_CHECKING:
+    from accounts.http import AuthenticatedHttpRequest
 
 
 def _room_or_404(code: str) -> Room:
@@ -44,7 +49,7 @@ def room_play(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def room_private_table(request: HttpRequest, code: str) -> HttpResponse:
+def room_private_table(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """Open a private table in a room, to invite friends to by link."""
     room = _room_or_404(code)
     try:
@@ -94,7 +99,7 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 @login_required
-def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_leave(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """Leave the table: at once between games (to the lobby), or when the game ends."""
     table = get_object_or_404(Table, pk=table_id)
     try:

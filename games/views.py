@@ -6,7 +6,7 @@ import html
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import markdown
 from django.conf import settings
@@ -23,6 +23,11 @@ from accounts.templatetags.accounts_tags import coins
 
 from .models import Room
 from .selectors import rooms_for_lobby, table_of_user, tables_to_watch
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    from .selectors.rooms import SeatedCount
 
 # Which rules document serves which language; any other language gets the default one.
 RULES_DOCS = {
@@ -130,7 +135,7 @@ class RoomCard:
     fits: bool  # open, and the signed-in player's balance lies within its range
 
 
-def room_card(room: Room, *, balance: int | None) -> RoomCard:
+def room_card(room: WithAnnotations[Room, SeatedCount], *, balance: int | None) -> RoomCard:
     """``room`` comes from ``rooms_for_lobby``, which counts the players seated."""
     return RoomCard(
         room=room,

@@ -22,12 +22,15 @@ from games.runner import StartingTheRunner, check_sockets_hear_a_runner  # noqa:
 # Table sockets that no table runner can reach would show every bot move late: refuse to start.
 check_sockets_hear_a_runner()
 
+# For mypy: StartingTheRunner types the scope as any dict where the router wants asgiref's scope
+# types, and Channels' stubs want URLRouter's routes of a type that django-stubs' path() never
+# returns.
 application = StartingTheRunner(
-    ProtocolTypeRouter(
+    ProtocolTypeRouter(  # type: ignore[arg-type]
         {
             "http": django_asgi_app,
             "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
             ),
         }
     )

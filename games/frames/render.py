@@ -8,7 +8,7 @@ frame is whole again with the next one.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, cast
 
 import jinja2
 from django.conf import settings
@@ -53,6 +53,12 @@ def _fragments(name: str = "table_frame", language: str | None = None) -> jinja2
     return _fragments_template(name, language)
 
 
+def _table_parts(language: str | None = None) -> Any:
+    """The macros of ``table_parts`` in ``language``: attributes of the template's module, which
+    Jinja2 makes when it runs the template, so their names are known only then."""
+    return _fragments("table_parts", language).module
+
+
 @functools.cache
 def _fragments_template(name: str, language: str) -> jinja2.Template:
     # The environment's own cache checks its loader and takes a lock on every call.
@@ -92,7 +98,7 @@ def seat_html(
     both = _seats_html.get(key)
     if both is None:
         seat = {**row, "last": _action_view(last, language)}
-        parts = _fragments("table_parts", language).module
+        parts = _table_parts(language)
         html = str(parts.seat(seat, status, deadline, turn_seconds))
         others = html.replace("<!--you-->", "", 1).replace("<!--you-badge-->", "", 1)
         yours = html.replace("<!--you-->", " is-you", 1).replace(
@@ -170,7 +176,7 @@ def frame_context(
     # The header and the board look the same to every player: rendered once for all of them.
     shared_html = shared.html if shared is not None else {}
     if not shared_html:
-        parts = _fragments("table_parts", language).module
+        parts = _table_parts(language)
         table_play = None
         if engine and engine.get("table"):
             played = engine["table"]
@@ -235,7 +241,7 @@ def _prompt_html(
     """The prompt slot of a frame: empty but for the choice of a play's meaning."""
     if not choices:
         return _empty_slots(language)[0]
-    parts = _fragments("table_parts", language).module
+    parts = _table_parts(language)
     return mark_safe(str(parts.prompt_slot(choices, cards, version)))
 
 
@@ -243,13 +249,13 @@ def _notice_html(notice: str, language: str) -> SafeString:
     """The notice slot of a frame: empty unless ``notice`` says something."""
     if not notice:
         return _empty_slots(language)[1]
-    return mark_safe(str(_fragments("table_parts", language).module.notice_slot(notice)))
+    return mark_safe(str(_table_parts(language).notice_slot(notice)))
 
 
 @functools.cache
 def _empty_slots(language: str) -> tuple[SafeString, SafeString]:
     """The empty prompt and notice slots, which nearly every frame ends with."""
-    parts = _fragments("table_parts", language).module
+    parts = _table_parts(language)
     return mark_safe(str(parts.prompt_slot([], "", ""))), mark_safe(str(parts.notice_slot("")))
 
 
@@ -323,7 +329,7 @@ def frames_of_table(
     ``table_id``, or ``table`` and its ``seats`` (with their users, by position) as the change
     left them, and its latest game ``last``, when the caller has them."""
     if table is None:
-        table = Table.objects.select_related("room").get(pk=table_id)
+        table = Table.objects.select_related("room").get(pk=cast(int, table_id))
     rows = table_rows(table=table, game=last, seats=seats)
     state = None if rows.game is None else game_state(game=rows.game)
     return render_player_frames(table=table, rows=rows, state=state)
@@ -332,13 +338,13 @@ def frames_of_table(
 def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:
     """The fragment that asks which of ``choices`` the player means by ``cards``."""
     context = frame_context(table=table, seat=seat, choices=choices, prompt_cards=cards)
-    parts = _fragments("table_parts").module
+    parts = _table_parts()
     return str(parts.prompt_slot(context["choices"], cards, context["view"]["version"]))
 
 
 def render_notice(message: str) -> str:
     """The fragment that shows ``message`` (escaped) in the notice slot."""
-    return str(_fragments("table_parts").module.notice_slot(message))
+    return str(_table_parts().notice_slot(message))
 
 
 def render_frame_for_user(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, QuerySet
 
@@ -15,6 +14,9 @@ from games.rules.records import FORMAT
 
 from ..models import Game, GameEvent, GamePlayer
 from .states import game_events, game_state
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 def game_seed(*, game: Game) -> int | None:
@@ -52,7 +54,7 @@ def game_record(*, game: Game) -> dict[str, Any]:
     return record
 
 
-def game_get_for_viewer(*, user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game | None:
+def game_get_for_viewer(*, user: User | AnonymousUser, game_id: int) -> Game | None:
     """The game if ``user`` may see its page: a player of it, or staff. None otherwise.
 
     The one access check for a game's page and its dispute form.

@@ -7,6 +7,7 @@ acts for the seat (``moves.game_turn_due``, as ``decisions.due_move`` decides).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +35,7 @@ def turn_deadline(
         return None
     known = next((row for row in seats or () if row.position == seat), None)
     if known is not None:
-        row: dict[str, Any] | None = {
+        row: Mapping[str, Any] | None = {
             "is_bot": known.is_bot,
             "auto_play": known.auto_play,
             "user_id": known.user_id,

@@ -89,7 +89,8 @@ def notices_collected() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     thread, as ``(group, message)``: for a caller on the event loop's side (a socket), which
     sends them itself once the call is back, rather than have this thread wait for the loop."""
     outer = getattr(_notices, "collected", None)
-    _notices.collected = collected = []
+    collected: list[tuple[str, dict[str, Any]]] = []
+    _notices.collected = collected
     try:
         yield collected
     finally:

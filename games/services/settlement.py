@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -58,8 +58,11 @@ def game_settle(*, game: Game) -> None:
     house_id = None
     if any(player.user_id is None for player in players):
         house_id = house_wallet().user_id
-    # By seat, the user whose wallet the seat plays for: the player's own, the house's for a bot.
-    owners = [house_id if player.user_id is None else player.user_id for player in players]
+    # By seat, the user whose wallet the seat plays for: the player's own, the house's for a bot
+    # (house_id is set whenever a bot plays).
+    owners = cast(
+        "list[int]", [house_id if player.user_id is None else player.user_id for player in players]
+    )
     # Every wallet of the game, locked in one order (by key) before any coin moves.
     wallets = {
         wallet.user_id: wallet

@@ -21,7 +21,8 @@ def jinja_as_python(source: str) -> str:
     """The translatable strings of a Jinja2 template as Python calls, each on its template line."""
     env = Environment(extensions=["jinja2.ext.i18n"])
     lines = [""] * (source.count("\n") + 1)
-    for lineno, function, message in env.extract_translations(source):
+    # The i18n extension adds extract_translations to the environment when it is loaded.
+    for lineno, function, message in env.extract_translations(source):  # type: ignore[attr-defined]
         arguments = message if isinstance(message, tuple) else (message,)
         name = "gettext" if function == "_" else function
         call = f"{name}({', '.join(repr(argument) for argument in arguments)})"
