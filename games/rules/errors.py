@@ -1,8 +1,9 @@
-"""The engine's errors. Bad notation, an illegal action and a malformed record are told apart."""
+"""The engines' errors, shared by every game. Bad notation, an illegal action, a malformed record
+and unknown options are told apart."""
 
 from __future__ import annotations
 
-__all__ = ["IllegalMoveError", "NotationError", "RecordError"]
+__all__ = ["IllegalMoveError", "NotationError", "RecordError", "RulesError"]
 
 
 class NotationError(ValueError):
@@ -23,3 +24,7 @@ class IllegalMoveError(ValueError):
 
 class RecordError(ValueError):
     """A game record that cannot be read: wrong shape, bad notation, impossible cards."""
+
+
+class RulesError(ValueError):
+    """Options that do not exist, have the wrong type, or cannot be played yet."""

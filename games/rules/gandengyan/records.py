@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, format_cards, parse_cards
-from .errors import IllegalMoveError, NotationError, RecordError
-from .gandengyan import GameState, deal_from_seed
+from ..cards import Card, format_cards, parse_cards
+from ..errors import IllegalMoveError, NotationError, RecordError
+from .game import GameState, deal_from_seed
 from .moves import Move, Play, move_from_json
 from .options import GandengyanRules, RulesError
 from .settlement import Settlement, settle

@@ -18,31 +18,29 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.rules import (
+from games.rules import IllegalMoveError, format_cards, parse_cards
+from games.rules.cards import CARDS, Card, Rank, mask_of
+from games.rules.gandengyan import (
     PASS,
     GameRecord,
     GameState,
-    IllegalMoveError,
     Pass,
     Play,
-    format_cards,
     interpretations,
-    parse_cards,
     parse_move,
     settle,
 )
-from games.rules.cards import CARDS, Card, Rank, mask_of
-from games.rules.combos import Combo, ComboKind, beats
-from games.rules.moves import move_from_json
-from games.rules.records import Action
-from tests.games.rules.oracle import (
+from games.rules.gandengyan.combos import Combo, ComboKind, beats
+from games.rules.gandengyan.moves import move_from_json
+from games.rules.gandengyan.records import Action
+from tests.games.rules.gandengyan.oracle import (
     ALL_COMBOS,
     beats_by_definition,
     legal_actions_by_brute_force,
     lone_joker_meaning,
     meanings_by_definition,
 )
-from tests.games.rules.strategies import (
+from tests.games.rules.gandengyan.strategies import (
     action_key,
     card_lists,
     explicit_positions,

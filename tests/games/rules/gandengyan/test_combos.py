@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from games.rules.cards import CARDS, Rank, mask_of, parse_cards, parse_ranks
-from games.rules.combos import (
+from games.rules.errors import IllegalMoveError, NotationError
+from games.rules.gandengyan import GameState
+from games.rules.gandengyan.combos import (
     HARD_BOMB,
     PAIR,
     PAIR_STRAIGHT,
@@ -24,9 +26,7 @@ from games.rules.combos import (
     interpretations,
     next_rank,
 )
-from games.rules.errors import IllegalMoveError, NotationError
-from games.rules.gandengyan import GameState
-from games.rules.moves import Play
+from games.rules.gandengyan.moves import Play
 
 SUITED = [rank for rank in Rank if not rank.is_joker]
 STRAIGHT_RANKS = [rank for rank in SUITED if rank <= Rank.ACE]  # 3 .. A

@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .cards import Rank, cards_from_mask
+from ..cards import Rank, cards_from_mask
 
 if TYPE_CHECKING:
-    from .gandengyan import GameState
+    from .game import GameState
 
 __all__ = ["Settlement", "settle"]
 

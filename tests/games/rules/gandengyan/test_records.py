@@ -12,9 +12,9 @@ import pytest
 from games.rules.cards import format_cards, parse_cards
 from games.rules.errors import RecordError
 from games.rules.gandengyan import GameState, deal_from_seed
-from games.rules.moves import PASS, Play
-from games.rules.records import FORMAT, GameRecord
-from games.rules.settlement import settle
+from games.rules.gandengyan.moves import PASS, Play
+from games.rules.gandengyan.records import FORMAT, GameRecord
+from games.rules.gandengyan.settlement import settle
 
 RECORDS = Path(__file__).parent / "records"
 

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from games.rules.cards import parse_cards, parse_ranks
-from games.rules.combos import combo_from_ranks
 from games.rules.gandengyan import GameState
-from games.rules.moves import PASS, Move, Play
-from games.rules.settlement import Settlement, settle
+from games.rules.gandengyan.combos import combo_from_ranks
+from games.rules.gandengyan.moves import PASS, Move, Play
+from games.rules.gandengyan.settlement import Settlement, settle
 
 BASE = 400
 

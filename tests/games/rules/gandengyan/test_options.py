@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import PASS, GameState, GandengyanRules, RulesError, parse_move, settle
-from games.rules.options import STANDARD
+from games.rules import RulesError
+from games.rules.gandengyan import PASS, GameState, GandengyanRules, parse_move, settle
+from games.rules.gandengyan.options import STANDARD
 
 
 def test_empty_options_are_the_standard_game() -> None:

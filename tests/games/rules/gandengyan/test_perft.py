@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from games.rules import GameState, Pass, Play
-from tests.games.rules.oracle import legal_actions_by_brute_force
-from tests.games.rules.strategies import action_key, follow_position, lead_position
+from games.rules.gandengyan import GameState, Pass, Play
+from tests.games.rules.gandengyan.oracle import legal_actions_by_brute_force
+from tests.games.rules.gandengyan.strategies import action_key, follow_position, lead_position
 
 DATA = json.loads((Path(__file__).parent / "perft_positions.json").read_text(encoding="utf-8"))
 POSITIONS: list[dict[str, Any]] = DATA["positions"]

@@ -13,8 +13,8 @@ import statistics
 import time
 from typing import Any
 
-from .cards import CARDS
-from .gandengyan import GameState
+from ..cards import CARDS
+from .game import GameState
 from .moves import Play
 from .settlement import settle
 

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from games.rules import PASS, GameRecord, GameState, Play, settle
-from games.rules import simulate as simulate_module
 from games.rules.cards import CARDS, cards_from_mask
-from games.rules.combos import ComboKind
-from games.rules.simulate import simulate
+from games.rules.gandengyan import PASS, GameRecord, GameState, Play, settle
+from games.rules.gandengyan import simulate as simulate_module
+from games.rules.gandengyan.combos import ComboKind
+from games.rules.gandengyan.simulate import simulate
 
 GAMES = 300
 BOMB_FACTOR = {ComboKind.SOFT_BOMB: 2, ComboKind.HARD_BOMB: 4, ComboKind.ROCKET: 8}

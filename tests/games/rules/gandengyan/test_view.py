@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import GameState, parse_move
+from games.rules.gandengyan import GameState, parse_move
 
 HANDS = ["3s 4h 5d Kc Kd 8c", "4s 5s 6s Jd Qs", "7s 7h 7d 2d BJ"]
 STOCK = "Ad 6d 7c 8h"

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from games.rules.cards import CARDS, format_cards, parse_cards, parse_ranks
-from games.rules.combos import Combo, ComboKind, combo_from_ranks
 from games.rules.errors import IllegalMoveError
 from games.rules.gandengyan import GameState, Phase, deal_from_seed
-from games.rules.moves import PASS, Move, Play, parse_move
+from games.rules.gandengyan.combos import Combo, ComboKind, combo_from_ranks
+from games.rules.gandengyan.moves import PASS, Move, Play, parse_move
 
 
 def combo(ranks: str) -> Combo:

@@ -17,7 +17,7 @@ import pytest
 
 from games.rules.cards import format_ranks, parse_cards, parse_ranks
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 RECORDS = Path(__file__).parent / "records"
 
 STATE_KEYS = {"to_move", "hands", "stock", "table", "multiplier"}

@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .cards import (
+from ..cards import (
     BLACK_JOKER,
     CARDS,
     RED_JOKER,
@@ -28,8 +28,8 @@ from .cards import (
     format_cards,
     parse_cards,
 )
+from ..errors import IllegalMoveError
 from .combos import SINGLE, Combo, beats, interpretations, next_rank
-from .errors import IllegalMoveError
 from .movegen import follow_plays, lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
 from .options import STANDARD, GandengyanRules

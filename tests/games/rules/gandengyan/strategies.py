@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
 
-from games.rules import GameState, Move, Pass, Play, parse_cards, parse_move
+from games.rules import parse_cards
 from games.rules.cards import BLACK_JOKER, CARDS, RED_JOKER, Card, Rank, format_cards
-from games.rules.combos import Combo
-from tests.games.rules.oracle import ALL_COMBOS
+from games.rules.gandengyan import GameState, Move, Pass, Play, parse_move
+from games.rules.gandengyan.combos import Combo
+from tests.games.rules.gandengyan.oracle import ALL_COMBOS
 
 NATURAL_CARDS: tuple[Card, ...] = CARDS[:52]
 JOKER_CARDS: tuple[Card, ...] = (BLACK_JOKER, RED_JOKER)
