@@ -18,21 +18,11 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import LedgerEntry, LedgerReason, Wallet
 from games.bots import SensiblePolicy, choose_for
-from games.rules import (
-    GameRecord,
-    GameState,
-    GandengyanRules,
-    IllegalMoveError,
-    Move,
-    NotationError,
-    Play,
-    RecordError,
-    format_cards,
-    settle,
-)
+from games.rules import IllegalMoveError, NotationError, RecordError, format_cards
 from games.rules.cards import cards_from_mask
-from games.rules.moves import move_from_json
-from games.rules.records import FORMAT
+from games.rules.gandengyan import GameRecord, GameState, GandengyanRules, Move, Play, settle
+from games.rules.gandengyan.moves import move_from_json
+from games.rules.gandengyan.records import FORMAT
 
 from .lru import LruCache
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table

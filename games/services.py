@@ -35,20 +35,18 @@ from django.utils.translation import gettext as _
 from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move, house_wallet
 from games.bots import SensiblePolicy, choose_for
-from games.rules import (
+from games.rules import IllegalMoveError, NotationError, format_cards
+from games.rules.gandengyan import (
     PASS,
     GameState,
     GandengyanRules,
-    IllegalMoveError,
     Move,
-    NotationError,
     Play,
     deal_from_seed,
-    format_cards,
     settle,
 )
-from games.rules.moves import move_from_json
-from games.rules.records import Action
+from games.rules.gandengyan.moves import move_from_json
+from games.rules.gandengyan.records import Action
 
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
 from .prepared import PreparedSelect, insert_row, update_row

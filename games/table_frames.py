@@ -23,8 +23,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rules import Card, ComboKind, GameState, parse_cards, parse_ranks
-from games.rules.combos import combo_from_ranks
+from games.rules import Card, parse_cards, parse_ranks
+from games.rules.gandengyan import ComboKind, GameState
+from games.rules.gandengyan.combos import combo_from_ranks
 from gandengyan.jinja2 import environment_for_language
 
 from .lru import LruCache

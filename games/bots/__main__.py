@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 from games.rules.cards import CARDS, parse_cards
 from games.rules.gandengyan import GameState
-from games.rules.simulate import lead_positions
+from games.rules.gandengyan.simulate import lead_positions
 
 from . import POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
 from .arena import duel, format_report

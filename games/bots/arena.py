@@ -19,7 +19,7 @@ How a duel is laid out, so that neither side is favoured by the cards or the sea
 A policy as strong as the others at a three-seat table would win a third of the games and average
 0 coins (the payments of a game sum to zero): the figures are reported next to those.
 
->>> from games.rules import GameState
+>>> from games.rules.gandengyan import GameState
 >>> from games.bots import GreedyPolicy
 >>> end = play_game(GameState.deal(1), [GreedyPolicy(), GreedyPolicy(), GreedyPolicy()])
 >>> end.is_terminal
@@ -41,8 +41,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.rules.gandengyan import GameState
-from games.rules.moves import Move
-from games.rules.settlement import settle
+from games.rules.gandengyan.moves import Move
+from games.rules.gandengyan.settlement import settle
 
 from .policy import Policy, choose_for
 

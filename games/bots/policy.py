@@ -5,7 +5,7 @@ gets the ``GameState``, only ``state.view_for(seat)`` (its own hand, the others'
 stock count, the table, the public history) and ``state.legal_moves()``, so it cannot look at
 another hand or at the order of the stock.
 
->>> from games.rules import GameState
+>>> from games.rules.gandengyan import GameState
 >>> from games.bots import GreedyPolicy
 >>> state = GameState.from_position(["3s 4h 5d 9c", "6s 7s", "Qs Kd"], stock="", dealer=0)
 >>> str(choose_for(state, GreedyPolicy()))
@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from games.rules.errors import IllegalMoveError
 from games.rules.gandengyan import GameState
-from games.rules.moves import Move
+from games.rules.gandengyan.moves import Move
 
 __all__ = ["Policy", "choose_for"]
 

@@ -1,7 +1,7 @@
 from django.db import migrations, models
 
-from games.rules import GameState, GandengyanRules
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import GameState, GandengyanRules
+from games.rules.gandengyan.moves import move_from_json
 
 
 def fill_turns(apps, schema_editor):

@@ -12,7 +12,8 @@ from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
 from games.models import Game, GameEvent, GamePlayer, Room, Table
-from games.rules import PASS, GandengyanRules, Move, format_cards, parse_cards
+from games.rules import format_cards, parse_cards
+from games.rules.gandengyan import PASS, GandengyanRules, Move
 
 
 def make_room(*, code: str = "test", base: int = 400, rules: dict[str, Any] | None = None) -> Room:

@@ -15,9 +15,9 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game, Table
-from games.rules import PASS, GameState, GandengyanRules, Play
 from games.rules.cards import cards_from_mask
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import PASS, GameState, GandengyanRules, Play
+from games.rules.gandengyan.moves import move_from_json
 from games.selectors import game_state
 from gandengyan.asgi import application
 

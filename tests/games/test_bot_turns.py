@@ -16,8 +16,8 @@ from django.conf import settings
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, GameEvent, Table
-from games.rules import Move
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import Move
+from games.rules.gandengyan.moves import move_from_json
 from tests.games.helpers import game_ledger
 
 pytestmark = pytest.mark.django_db

@@ -42,8 +42,9 @@ from accounts.services import coins_move, wallet_create
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
 from games.models import Game, Room, Table
-from games.rules import PASS, GameState, Move, Play, format_cards
-from games.rules.moves import move_from_json
+from games.rules import format_cards
+from games.rules.gandengyan import PASS, GameState, Move, Play
+from games.rules.gandengyan.moves import move_from_json
 from games.table_frames import render_frame_for_user
 from tests import seeds
 

@@ -21,7 +21,7 @@ from games import loop_moves, selectors, services, table_frames
 from games.models import Game, GameEvent, Table
 from games.positions import KnownPosition
 from games.rules import parse_cards
-from games.rules.moves import move_from_json
+from games.rules.gandengyan.moves import move_from_json
 from games.selectors import game_state, table_version
 
 from .helpers import make_player, make_room, play_out, start_from_position

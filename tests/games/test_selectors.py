@@ -12,15 +12,8 @@ from accounts.models import User
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
 from games.models import Dispute, Game, Table
-from games.rules import (
-    GameRecord,
-    GameState,
-    GandengyanRules,
-    Play,
-    deal_from_seed,
-    format_cards,
-    parse_cards,
-)
+from games.rules import format_cards, parse_cards
+from games.rules.gandengyan import GameRecord, GameState, GandengyanRules, Play, deal_from_seed
 from tests.games.helpers import play_out, start_from_position
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,8 @@ from channels.layers import get_channel_layer
 from accounts.models import LedgerEntry, User
 from games import selectors, services
 from games.models import Game, GameEvent, GamePlayer, Table
-from games.rules import STANDARD, deal_from_seed, format_cards, parse_cards
+from games.rules import format_cards, parse_cards
+from games.rules.gandengyan import STANDARD, deal_from_seed
 from tests.games.helpers import balance, make_player, play_out, start_from_position
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ they get does not matter: they are the lowest cards left, jokers apart.
 
 from __future__ import annotations
 
-from games.rules import GameState, parse_cards, parse_move
+from games.rules import parse_cards
 from games.rules.cards import CARDS, Card
+from games.rules.gandengyan import GameState, parse_move
 
 
 def make_position(

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.bots import GreedyPolicy, Policy, RandomPolicy, SensiblePolicy, choose_for, play_game
-from games.rules import GameState
 from games.rules.cards import CARDS
+from games.rules.gandengyan import GameState
 
 POLICIES: list[Policy] = [RandomPolicy(1), GreedyPolicy(), SensiblePolicy()]
 

@@ -20,8 +20,9 @@ from games.bots import (
     make_policy,
     play_game,
 )
-from games.rules import PASS, GameState, IllegalMoveError, Move, Play, parse_move
+from games.rules import IllegalMoveError
 from games.rules.cards import cards_from_mask
+from games.rules.gandengyan import PASS, GameState, Move, Play, parse_move
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][shdc]|BJ|RJ)\b")
 
