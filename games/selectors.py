@@ -147,7 +147,7 @@ def game_state_after(
         try:
             if seat != state.to_move:
                 raise IllegalMoveError("not_your_turn", f"seat {seat} is not to move")
-            state = state.apply(move_from_json(action))
+            state = state.apply(seat, move_from_json(action))
         except (IllegalMoveError, NotationError) as exc:
             number = state.log_length + 1
             raise ValueError(f"game {game.pk}: event {number} does not replay: {exc}") from exc
@@ -356,7 +356,7 @@ def game_replay_steps(*, game: Game) -> Replay:
                 raise IllegalMoveError(
                     "not_your_turn", f"seat {action.seat} acted, but it is seat {state.to_move}'s"
                 )
-            before, state = state, state.apply(action.move)
+            before, state = state, state.apply(action.seat, action.move)
         except IllegalMoveError as exc:
             checks.append(
                 ReplayCheck(

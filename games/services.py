@@ -498,13 +498,9 @@ def move_planned(
         move = move_from_json(action)
     except NotationError as exc:
         raise GameActionRefused("bad_action", str(exc)) from exc
-    if type(seat) is not int or seat != state.to_move:
-        raise GameActionRefused(
-            "not_your_turn", f"seat {seat} acted, but it is seat {state.to_move}'s turn"
-        )
     try:
-        resolved = state.resolve(move)
-        after = state.apply(resolved)
+        resolved = state.resolve(seat, move)
+        after = state.apply(seat, resolved)
     except IllegalMoveError as exc:
         raise GameActionRefused(exc.code, exc.message) from exc
 

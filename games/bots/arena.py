@@ -80,7 +80,7 @@ def play_game(
         seat = state.to_move
         if seat is None:
             return state
-        state = state.apply(choose_for(state, policies[seat]))
+        state = state.apply(seat, choose_for(state, policies[seat]))
     raise RuntimeError(f"the game did not end within {max_actions} actions")
 
 
@@ -281,14 +281,14 @@ def duel(
             seats: list[Policy] = [make_opponent(base_seed + seat) for seat in range(3)]
             seats[bot_seat] = _Timed(make_bot(base_seed + bot_seat), choose_times)
             state = start
-            while state.to_move is not None:
-                if state.to_move == bot_seat:
+            while (seat := state.to_move) is not None:
+                if seat == bot_seat:
                     before = perf()
                     move = choose_for(state, seats[bot_seat])
                     whole_times.append(perf() - before)
                 else:
-                    move = choose_for(state, seats[state.to_move])
-                state = state.apply(move)
+                    move = choose_for(state, seats[seat])
+                state = state.apply(seat, move)
             assert state.winner is not None
             settlement = settle(state, base=base)
             results.append(

@@ -116,7 +116,7 @@ def play_out(game: Game, *, seed: int = 0, stop_before_end: bool = False) -> lis
         moves = state.legal_moves()
         plays = [move for move in moves if move is not PASS]
         move = rng.choice(plays if plays and rng.random() < 0.85 else moves)
-        after = state.apply(move)
+        after = state.apply(state.to_move, move)
         if stop_before_end and after.is_terminal:
             return events
         events.append(services.game_act(game=game, seat=state.to_move, action=action_of(move)))

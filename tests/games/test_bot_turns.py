@@ -57,7 +57,7 @@ def test_a_bot_moves_only_on_its_turn_and_through_game_act(room: Any, trio: list
         assert event is not None
         stored = GameEvent.objects.get(pk=event.pk)
         assert stored.number == count + 1 and stored.seat == before.to_move
-        move = before.resolve(move_from_json(stored.action))
+        move = before.resolve(stored.seat, move_from_json(stored.action))
         assert move in before.legal_moves()
         # The stored events replay in the engine.
         assert selectors.game_state(game=game).log_length == count + 1

@@ -514,7 +514,7 @@ def _position_before_the_last_move(game: Game) -> Any:
     events = list(GameEvent.objects.filter(game=game).order_by("number"))
     state = selectors.game_initial_state(game=game)
     for event in events[:-1]:
-        state = state.apply(move_from_json(event.action))
+        state = state.apply(event.seat, move_from_json(event.action))
     last = events[-2]
     return KnownPosition(state=state, last_event=(last.pk, last.seat, last.action))
 

@@ -194,5 +194,5 @@ def test_hints_offer_the_bots_choice_first_then_every_other_play_once(seed: int)
                     "as": choice.combo.ranks_text(),
                 }
             checked += 1
-        state = state.apply(rng.choice(state.legal_moves()))
+        state = state.apply(state.to_move, rng.choice(state.legal_moves()))
     assert checked > 5

@@ -1,12 +1,13 @@
 """The game of 干瞪眼 as a state machine: deal, rounds, passing, drawing, the end of the game.
 
-The state is immutable: ``apply(move)`` returns a new state and leaves this one as it was. A move is
-legal exactly when it is in ``legal_moves()`` (up to the choice of suits, which never matters);
-``apply`` checks it and raises ``IllegalMoveError`` with a stable code otherwise.
+The state is immutable: ``apply(seat, move)`` returns a new state and leaves this one as it was. A
+move is legal exactly when it is made by the seat to move and is in ``legal_moves()`` (up to the
+choice of suits, which never matters); ``apply`` checks both and raises ``IllegalMoveError`` with a
+stable code otherwise (``not_your_turn`` for a seat that is not to move).
 
 >>> state = GameState.from_position(["3s 4h 5d 6c 7s 8h", "9s 9h Tc Jd Qs", "5s 6h Ks 2d BJ"],
 ...                                 stock="Ad 6s 7h", dealer=0)
->>> state = state.apply(parse_move("3s 4h 5d")).apply(PASS)
+>>> state = state.apply(0, parse_move("3s 4h 5d")).apply(1, PASS)
 >>> [str(m) for m in state.legal_moves()]
 ['pass', '5s 6h BJ = 4 5 6']
 """
@@ -273,18 +274,23 @@ class GameState(_Fields):
         moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
         return moves
 
-    def is_legal(self, move: Move) -> bool:
+    def is_legal(self, seat: int, move: Move) -> bool:
+        """Whether ``seat`` may make ``move`` now."""
         try:
-            self.resolve(move)
+            self.resolve(seat, move)
         except IllegalMoveError:
             return False
         return True
 
-    def resolve(self, move: Move) -> Move:
-        """The move as it counts here (a play gets its meaning), or ``IllegalMoveError``."""
-        seat = self.to_move
-        if seat is None:
-            raise IllegalMoveError("game_over", "the game is over: no more actions")
+    def resolve(self, seat: int, move: Move) -> Move:
+        """``seat``'s move as it counts here (a play gets its meaning), or ``IllegalMoveError``:
+        ``game_over`` once the game is over, ``not_your_turn`` when another seat is to move."""
+        if seat != self.to_move or type(seat) is not int:
+            if self.to_move is None:
+                raise IllegalMoveError("game_over", "the game is over: no more actions")
+            raise IllegalMoveError(
+                "not_your_turn", f"seat {seat} acted, but it is seat {self.to_move}'s turn"
+            )
         table = self.table
         if isinstance(move, Pass):
             if table is None:
@@ -354,12 +360,13 @@ class GameState(_Fields):
 
     # Applying moves ------------------------------------------------------------------------------
 
-    def apply(self, move: Move) -> GameState:
-        """The state after the player to move makes ``move``; raises ``IllegalMoveError``."""
-        return self._apply_resolved(self.resolve(move))
+    def apply(self, seat: int, move: Move) -> GameState:
+        """The state after ``seat`` makes ``move``; raises ``IllegalMoveError`` when it is not
+        that seat's turn (``not_your_turn``) or the move is not legal."""
+        return self._apply_resolved(self.resolve(seat, move))
 
-    def apply_text(self, text: str) -> GameState:
-        return self.apply(parse_move(text))
+    def apply_text(self, seat: int, text: str) -> GameState:
+        return self.apply(seat, parse_move(text))
 
     def _apply_resolved(self, move: Move) -> GameState:
         """Apply a move that ``resolve`` returned. Unchecked: never call it with anything else."""

@@ -202,12 +202,7 @@ class GameRecord:
             try:
                 if state.to_move is None:
                     raise IllegalMoveError("game_over", "the game is already over")
-                if action.seat != state.to_move:
-                    raise IllegalMoveError(
-                        "not_your_turn",
-                        f"seat {action.seat} acted, but it is seat {state.to_move}'s turn",
-                    )
-                state = state.apply(action.move)
+                state = state.apply(action.seat, action.move)
             except IllegalMoveError as exc:
                 return ReplayResult(
                     applied=index,

@@ -39,4 +39,4 @@ def make_position(
         return GameState.from_position(hands, stock=take(stock), dealer=0)
     hands = [list(parse_cards(lead)) + take(leader_left), ours, take(other)]
     state = GameState.from_position(hands, stock=take(stock), dealer=0)
-    return state.apply(parse_move(lead))
+    return state.apply(0, parse_move(lead))

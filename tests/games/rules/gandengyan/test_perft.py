@@ -43,7 +43,7 @@ def perft(state: GameState, depth: int) -> int:
     moves = state.legal_moves()
     if depth == 1:
         return len(moves)
-    return sum(perft(state.apply(move), depth - 1) for move in moves)
+    return sum(perft(state.apply(state.to_move, move), depth - 1) for move in moves)
 
 
 def test_the_data_file_is_big_enough_and_consistent() -> None:
@@ -67,7 +67,7 @@ def test_perft_position(entry: dict[str, Any]) -> None:
     assert len(moves) == entry["count"]
     # Every listed action is accepted as it stands, by the player to move, from their hand.
     for move in moves:
-        after = state.apply(move)
+        after = state.apply(state.to_move, move)
         assert after.history[-1] == (state.to_move, move)
         if isinstance(move, Play):
             assert set(move.cards) <= set(state.hand(state.to_move))

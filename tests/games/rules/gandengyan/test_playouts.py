@@ -87,10 +87,10 @@ def playout(seed: int) -> GameState:
         moves = state.legal_moves()
         assert moves, f"seed {seed}: the player to move has no legal action"
         assert (PASS in moves) == (state.table is not None)
-        assert state.is_legal(PASS) == (state.table is not None)
+        assert state.is_legal(state.to_move, PASS) == (state.table is not None)
         assert 0 not in state.hands
         move = moves[rng.randrange(len(moves))]
-        after = state.apply(move)
+        after = state.apply(state.to_move, move)
         check_step(state, move, after)
         if isinstance(move, Play) and move.combo is not None:
             multiplier *= BOMB_FACTOR.get(move.combo.kind, 1)

@@ -91,8 +91,8 @@ def test_every_legal_move_applies(state: GameState) -> None:
         assert moves[0] is PASS
     hand = state.hands[seat]
     for move in moves:
-        assert state.is_legal(move)
-        after = state.apply(move)
+        assert state.is_legal(seat, move)
+        after = state.apply(seat, move)
         assert after.history == (*state.history, (seat, move))
         if isinstance(move, Play):
             assert move.mask & ~hand == 0
@@ -176,15 +176,15 @@ def test_an_action_applies_exactly_when_it_is_a_legal_action(case: tuple[GameSta
         expected = (ranks, candidates[0]) if candidates else None
     if expected is None:
         with pytest.raises(IllegalMoveError) as error:
-            state.apply(move)
+            state.apply(state.to_move, move)
         event(f"refused: {error.value.code}")
-        assert not state.is_legal(move)
+        assert not state.is_legal(state.to_move, move)
         assert state == twin
         assert all_views(state) == views
         assert state.legal_moves() == twin.legal_moves()
     else:
         assert seat is not None
-        after = state.apply(move)
+        after = state.apply(seat, move)
         event("applied: " + ("lead" if state.table is None else "follow"))
         assert after.history[-1][0] == seat
         assert action_key(after.history[-1][1]) == expected
@@ -282,7 +282,7 @@ def test_card_text_round_trips(data: st.DataObject, cards: list[Card]) -> None:
 def test_every_legal_move_round_trips_through_its_text(state: GameState) -> None:
     for move in state.legal_moves():
         text = str(move)
-        assert state.resolve(parse_move(text)) == move
+        assert state.resolve(state.to_move, parse_move(text)) == move
         assert move_from_json(move.to_json()) == move
         assert str(parse_move(text)) == text
 
@@ -465,9 +465,10 @@ def test_only_the_player_to_move_acts(state: GameState) -> None:
     moves = state.legal_moves()
     if state.to_move is None:
         assert moves == []
-        with pytest.raises(IllegalMoveError) as error:
-            state.apply(PASS)
-        assert error.value.code == "game_over"
+        for seat in range(state.players):
+            with pytest.raises(IllegalMoveError) as error:
+                state.apply(seat, PASS)
+            assert error.value.code == "game_over"
         return
     if not moves:  # a leader holding one joker while the stock lasts: nothing to do
         return
@@ -484,8 +485,12 @@ def test_only_the_player_to_move_acts(state: GameState) -> None:
         ).replay()
         if seat == state.to_move:
             assert result.ok
-            assert result.state == state.apply(move)
+            assert result.state == state.apply(seat, move)
         else:
             assert result.error is not None and result.error.code == "not_your_turn"
             assert result.applied == len(state.history)
+            with pytest.raises(IllegalMoveError) as error:
+                state.apply(seat, move)
+            assert error.value.code == "not_your_turn"
+            assert result.error.message == f"action {len(state.history)}: {error.value.message}"
             assert result.state == state
