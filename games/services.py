@@ -35,13 +35,12 @@ from django.utils.translation import gettext as _
 from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move, house_wallet
 from games.bots import SensiblePolicy, choose_for
-from games.rules import IllegalMoveError, NotationError, format_cards
+from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError, format_cards
 from games.rules.gandengyan import (
     PASS,
     GameState,
     GandengyanRules,
     Move,
-    Play,
     deal_from_seed,
     settle,
 )
@@ -56,7 +55,6 @@ from .selectors import (
     game_initial_state,
     game_position_remember,
     game_state,
-    play_meanings,
     table_current_game,
     table_rows_during_game,
     table_version,
@@ -1475,18 +1473,14 @@ def move_still_current(
 
 def _check_one_meaning(*, state: GameState, seat: int, action: dict[str, Any]) -> None:
     """Refuse a play whose cards can mean more than one legal combination (a joker in it) and
-    that does not say which, with the meanings to choose from."""
+    that does not say which, with the meanings to choose from: the engine's
+    ``AmbiguousPlayError``."""
     try:
-        move = move_from_json(action)
-    except NotationError:
+        state.resolve(seat, move_from_json(action), strict=True)
+    except AmbiguousPlayError as exc:
+        raise GameActionRefused(exc.code, exc.message, exc.meanings) from exc
+    except (NotationError, IllegalMoveError):
         return  # _act_locked refuses it with the reason
-    if not isinstance(move, Play) or state.to_move != seat:
-        return
-    meanings = play_meanings(state, move)
-    if len(meanings) > 1:
-        raise GameActionRefused(
-            "choose_meaning", "these cards can be played in more than one way", meanings
-        )
 
 
 # Bots --------------------------------------------------------------------------------------------

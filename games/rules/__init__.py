@@ -5,9 +5,10 @@ as bit masks) and ``errors``. Each game is a package of its own: ``gandengyan`` 
 """
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards, parse_ranks
-from .errors import IllegalMoveError, NotationError, RecordError, RulesError
+from .errors import AmbiguousPlayError, IllegalMoveError, NotationError, RecordError, RulesError
 
 __all__ = [
+    "AmbiguousPlayError",
     "Card",
     "IllegalMoveError",
     "NotationError",

@@ -3,7 +3,9 @@ and unknown options are told apart."""
 
 from __future__ import annotations
 
-__all__ = ["IllegalMoveError", "NotationError", "RecordError", "RulesError"]
+from collections.abc import Sequence
+
+__all__ = ["AmbiguousPlayError", "IllegalMoveError", "NotationError", "RecordError", "RulesError"]
 
 
 class NotationError(ValueError):
@@ -20,6 +22,20 @@ class IllegalMoveError(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class AmbiguousPlayError(IllegalMoveError):
+    """A play whose cards can mean more than one legal combination, made without saying which.
+
+    Raised only where the caller asks for it (``resolve(seat, move, strict=True)``): the rules
+    themselves pick a default meaning. ``meanings`` lists the legal ones in the game's notation
+    (``"4 5 6"``), in the engine's order, for the player to choose from. The code is
+    ``choose_meaning``.
+    """
+
+    def __init__(self, message: str, meanings: Sequence[str]) -> None:
+        super().__init__("choose_meaning", message)
+        self.meanings = tuple(meanings)
 
 
 class RecordError(ValueError):

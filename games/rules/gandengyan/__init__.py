@@ -7,7 +7,7 @@ rules and house-rule options, ``records`` the record format, ``settlement`` who 
 """
 
 from ..cards import Card, Rank, Suit, format_cards, parse_cards, parse_ranks
-from ..errors import IllegalMoveError, NotationError, RecordError, RulesError
+from ..errors import AmbiguousPlayError, IllegalMoveError, NotationError, RecordError, RulesError
 from .combos import Combo, ComboKind, beats, interpretations
 from .game import GameState, Phase, TablePlay, deal_from_seed
 from .moves import PASS, Move, Pass, Play, parse_move
@@ -18,6 +18,7 @@ from .settlement import Settlement, settle
 __all__ = [
     "PASS",
     "STANDARD",
+    "AmbiguousPlayError",
     "Card",
     "Combo",
     "ComboKind",

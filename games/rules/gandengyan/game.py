@@ -29,7 +29,7 @@ from ..cards import (
     format_cards,
     parse_cards,
 )
-from ..errors import IllegalMoveError
+from ..errors import AmbiguousPlayError, IllegalMoveError
 from .combos import SINGLE, Combo, beats, interpretations, next_rank
 from .movegen import follow_plays, lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
@@ -38,6 +38,7 @@ from .options import STANDARD, GandengyanRules
 __all__ = ["GameState", "Phase", "TablePlay", "deal_from_seed"]
 
 _SINGLE_JOKER_MASKS = (BLACK_JOKER.bit, RED_JOKER.bit)
+_AMBIGUOUS = "these cards can be played in more than one way"
 
 
 _LogNode = tuple[Any, int, Move]  # (previous node or None, seat, move)
@@ -282,9 +283,14 @@ class GameState(_Fields):
             return False
         return True
 
-    def resolve(self, seat: int, move: Move) -> Move:
+    def resolve(self, seat: int, move: Move, *, strict: bool = False) -> Move:
         """``seat``'s move as it counts here (a play gets its meaning), or ``IllegalMoveError``:
-        ``game_over`` once the game is over, ``not_your_turn`` when another seat is to move."""
+        ``game_over`` once the game is over, ``not_your_turn`` when another seat is to move.
+
+        A play that names no meaning takes the one the rules give it (leading, the lowest;
+        following, the one that beats). With ``strict``, a play whose cards have more than one
+        legal meaning here raises ``AmbiguousPlayError`` (``choose_meaning``) with them instead:
+        for a person's move, which should say what it means."""
         if seat != self.to_move or type(seat) is not int:
             if self.to_move is None:
                 raise IllegalMoveError("game_over", "the game is over: no more actions")
@@ -327,7 +333,13 @@ class GameState(_Fields):
                 )
             return move
         if table is None:
+            if strict and len(meanings) > 1:
+                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in meanings])
             return move.with_combo(meanings[0])
+        if strict:
+            beating = [meaning for meaning in meanings if beats(meaning, table.combo)]
+            if len(beating) > 1:
+                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in beating])
         for meaning in meanings:
             if beats(meaning, table.combo):
                 return move.with_combo(meaning)

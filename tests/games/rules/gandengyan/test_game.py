@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.rules.cards import CARDS, format_cards, parse_cards, parse_ranks
-from games.rules.errors import IllegalMoveError
+from games.rules.errors import AmbiguousPlayError, IllegalMoveError
 from games.rules.gandengyan import GameState, Phase, deal_from_seed
 from games.rules.gandengyan.combos import Combo, ComboKind, combo_from_ranks
 from games.rules.gandengyan.moves import PASS, Move, Play, parse_move
@@ -369,6 +369,51 @@ def test_leader_may_name_the_other_meaning():
     state = position(["5s 6h BJ 9c", "5c 6c", "7s 8s"])
     assert state.apply(0, play("5s 6h BJ", "5 6 7")).table.combo is combo("5 6 7")
     assert state.apply(0, play("5s 6h BJ", "4 5 6")).table.combo is combo("4 5 6")
+
+
+@pytest.mark.parametrize(
+    ("hand", "cards", "meanings"),
+    [
+        ("5s 6h BJ 9c", "5s 6h BJ", ("4 5 6", "5 6 7")),
+        ("5s 5h 6s BJ 9c", "5h 6s BJ", ("4 5 6", "5 6 7")),  # not the lowest suits: asked too
+        ("Qs Kh BJ 9c", "Qs Kh BJ", ("J Q K", "Q K A")),
+        ("4s 5h 6d 7c BJ", "4s 5h 6d 7c BJ", ("3 4 5 6 7", "4 5 6 7 8")),
+    ],
+)
+def test_strict_resolve_asks_which_meaning_of_an_ambiguous_lead(hand, cards, meanings):
+    state = position([hand, "5c 6c", "7s 8s"])
+    with pytest.raises(AmbiguousPlayError) as excinfo:
+        state.resolve(0, play(cards), strict=True)
+    error = excinfo.value
+    assert isinstance(error, IllegalMoveError)
+    assert error.code == "choose_meaning"
+    assert error.message == "these cards can be played in more than one way"
+    assert error.meanings == meanings
+    # Naming one of them is enough; the rules' own choice is still the lowest.
+    for meaning in meanings:
+        assert state.resolve(0, play(cards, meaning), strict=True).combo is combo(meaning)
+    assert state.resolve(0, play(cards)).combo is combo(meanings[0])
+    assert state.apply(0, play(cards)).table.combo is combo(meanings[0])
+
+
+def test_strict_resolve_lets_plays_of_one_meaning_through():
+    state = position(["5s 5h 6h 7h BJ 9c", "5c 6c", "7s 8s"])
+    for cards in ["5s", "5s 5h", "5h BJ", "5s 6h 7h", "5s 5h BJ"]:
+        assert state.resolve(0, play(cards), strict=True) == state.resolve(0, play(cards))
+    following = run(position(["5d 6d 7d 3c", "6s 7h BJ 9c", "Ks Kh"]), "5d 6d 7d")
+    # 5-6-7 or 6-7-8, but only 6-7-8 beats the table: nothing to ask
+    assert following.resolve(1, play("6s 7h BJ"), strict=True).combo is combo("6 7 8")
+
+
+def test_strict_resolve_checks_the_turn_and_the_cards_first():
+    state = position(["5s 6h BJ 9c", "5c 6c", "7s 8s"])
+    assert code_of(state, play("5s 6h BJ"), seat=1) == "not_your_turn"
+    with pytest.raises(IllegalMoveError) as excinfo:
+        state.resolve(1, play("5s 6h BJ"), strict=True)
+    assert excinfo.value.code == "not_your_turn"
+    with pytest.raises(IllegalMoveError) as excinfo:
+        state.resolve(0, play("5s 6h RJ"), strict=True)
+    assert excinfo.value.code == "cards_not_in_hand"
 
 
 def test_following_without_a_meaning_takes_the_one_that_beats():

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalMoveError, format_cards, parse_cards
+from games.rules import AmbiguousPlayError, IllegalMoveError, format_cards, parse_cards
 from games.rules.cards import CARDS, Card, Rank, mask_of
 from games.rules.gandengyan import (
     PASS,
@@ -275,6 +275,32 @@ def test_card_text_round_trips(data: st.DataObject, cards: list[Card]) -> None:
     assert format_cards(parse_cards(canonical)) == canonical
     assert format_cards(parse_cards(data.draw(messy_texts(cards)))) == canonical
     assert not re.search(r"10|[a-z][A-Z0-9]|\b[2-9TJQKA][SHDC]\b", canonical)
+
+
+@MEDIUM
+@given(states())
+def test_strict_resolve_asks_exactly_when_the_legal_moves_hold_several_meanings(
+    state: GameState,
+) -> None:
+    """The meanings a strict resolve offers are those of the legal moves with the same cards,
+    in the order ``legal_moves()`` lists them."""
+    seat = state.to_move
+    if seat is None:
+        return
+    by_mask: dict[int, list[Play]] = {}
+    for move in state.legal_moves():
+        if isinstance(move, Play):
+            by_mask.setdefault(move.mask, []).append(move)
+    for moves in by_mask.values():
+        cards = Play(moves[0].cards)
+        if len(moves) > 1:
+            event("ambiguous")
+            with pytest.raises(AmbiguousPlayError) as error:
+                state.resolve(seat, cards, strict=True)
+            assert error.value.meanings == tuple(m.combo.ranks_text() for m in moves)
+            assert state.resolve(seat, cards) == moves[0]
+        else:
+            assert state.resolve(seat, cards, strict=True) == moves[0], format_cards(cards.cards)
 
 
 @MEDIUM
