@@ -66,7 +66,7 @@ Z95 = 1.959963984540054
 
 
 def play_game(
-    state: GameState, policies: Sequence[Policy], *, max_actions: int = 10_000
+    state: GameState, policies: Sequence[Policy[Move]], *, max_actions: int = 10_000
 ) -> GameState:
     """Play ``state`` to its end, seat ``s`` moving as ``policies[s]``; returns the final state.
 
@@ -84,7 +84,7 @@ def play_game(
     raise RuntimeError(f"the game did not end within {max_actions} actions")
 
 
-def win_rates(policies: Sequence[Policy], games: int, seed: int) -> dict[str, float]:
+def win_rates(policies: Sequence[Policy[Move]], games: int, seed: int) -> dict[str, float]:
     """The share of ``games`` that each of three differently named policies wins.
 
     Game ``i`` is dealt from seed ``seed + i // 3`` and played with the policies moved ``i % 3``
@@ -233,7 +233,7 @@ class DuelReport:
 class _Timed:
     """A policy that times its inner policy's ``choose``."""
 
-    def __init__(self, inner: Policy, times: list[float]) -> None:
+    def __init__(self, inner: Policy[Move], times: list[float]) -> None:
         self.inner = inner
         self.name = inner.name
         self.times = times
@@ -245,7 +245,7 @@ class _Timed:
         return move
 
 
-PolicyFactory = Callable[[int], Policy]  # a policy from a seed (used by random ones only)
+PolicyFactory = Callable[[int], Policy[Move]]  # a policy from a seed (used by random ones only)
 
 
 def duel(
@@ -278,7 +278,7 @@ def duel(
         start = GameState.deal(seed + deal)
         for bot_seat in range(3):
             base_seed = ((seed * 1_000_003 + deal) * 3 + bot_seat) * 3
-            seats: list[Policy] = [make_opponent(base_seed + seat) for seat in range(3)]
+            seats: list[Policy[Move]] = [make_opponent(base_seed + seat) for seat in range(3)]
             seats[bot_seat] = _Timed(make_bot(base_seed + bot_seat), choose_times)
             state = start
             while (seat := state.to_move) is not None:

@@ -1,20 +1,28 @@
 """The rules engines of the platform: pure Python, standard library only, no I/O in the core.
 
 Shared by the card games of the family: ``cards`` (the 54-card deck and its notation, card sets
-as bit masks) and ``errors``. Each game is a package of its own: ``gandengyan`` is 干瞪眼.
+as bit masks), ``errors``, ``protocol`` (what every game's engine offers the platform: its
+``GameEngine``, states, bots, settlement) and ``replay`` (replaying recorded actions). Each game is
+a package of its own exposing its ``ENGINE``: ``gandengyan`` is 干瞪眼.
 """
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards, parse_ranks
 from .errors import AmbiguousPlayError, IllegalMoveError, NotationError, RecordError, RulesError
+from .protocol import GameEngine, GameStateProtocol, Phase, Policy, SettlementProtocol
 
 __all__ = [
     "AmbiguousPlayError",
     "Card",
+    "GameEngine",
+    "GameStateProtocol",
     "IllegalMoveError",
     "NotationError",
+    "Phase",
+    "Policy",
     "Rank",
     "RecordError",
     "RulesError",
+    "SettlementProtocol",
     "Suit",
     "format_cards",
     "parse_cards",

@@ -23,6 +23,14 @@ class IllegalMoveError(ValueError):
         self.code = code
         self.message = message
 
+    @classmethod
+    def out_of_turn(cls, seat: object, to_move: int | None) -> IllegalMoveError:
+        """The error for ``seat`` acting while ``to_move`` is to move: ``game_over`` when no one
+        is (the game is over), else ``not_your_turn``. Every game words them alike."""
+        if to_move is None:
+            return cls("game_over", "the game is over: no more actions")
+        return cls("not_your_turn", f"seat {seat} acted, but it is seat {to_move}'s turn")
+
 
 class AmbiguousPlayError(IllegalMoveError):
     """A play whose cards can mean more than one legal combination, made without saying which.

@@ -4,11 +4,13 @@
 ``movegen`` the fast generation of legal plays, ``moves`` the pass and the plays, ``options`` the
 rules and house-rule options, ``records`` the record format, ``settlement`` who pays what,
 ``simulate`` seeded random playouts and ``cli`` the command line (``python -m games.rules``).
+``ENGINE`` (``engine``) is the game for the platform, through ``games.rules.protocol``.
 """
 
 from ..cards import Card, Rank, Suit, format_cards, parse_cards, parse_ranks
 from ..errors import AmbiguousPlayError, IllegalMoveError, NotationError, RecordError, RulesError
 from .combos import Combo, ComboKind, beats, interpretations
+from .engine import ENGINE
 from .game import GameState, Phase, TablePlay, deal_from_seed
 from .moves import PASS, Move, Pass, Play, parse_move
 from .options import STANDARD, GandengyanRules
@@ -16,6 +18,7 @@ from .records import GameRecord, ReplayResult
 from .settlement import Settlement, settle
 
 __all__ = [
+    "ENGINE",
     "PASS",
     "STANDARD",
     "AmbiguousPlayError",

@@ -14,14 +14,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import RecordError
+from .game import GameState
 from .moves import Play
 from .records import GameRecord, ReplayResult
+from .settlement import Settlement
 from .simulate import simulate
 
 __all__ = ["main"]
 
 
-def _state_json(result: ReplayResult) -> dict[str, Any]:
+def _state_json(result: ReplayResult[GameState, Settlement]) -> dict[str, Any]:
     state = result.state
     return {
         "to_move": state.to_move,

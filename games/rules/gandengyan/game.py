@@ -1,9 +1,10 @@
 """The game of 干瞪眼 as a state machine: deal, rounds, passing, drawing, the end of the game.
 
-The state is immutable: ``apply(seat, move)`` returns a new state and leaves this one as it was. A
-move is legal exactly when it is made by the seat to move and is in ``legal_moves()`` (up to the
-choice of suits, which never matters); ``apply`` checks both and raises ``IllegalMoveError`` with a
-stable code otherwise (``not_your_turn`` for a seat that is not to move).
+It is the game's ``GameStateProtocol`` (``games.rules.protocol``). The state is immutable:
+``apply(seat, move)`` returns a new state and leaves this one as it was. A move is legal exactly
+when it is made by the seat to move and is in ``legal_moves()`` (up to the choice of suits, which
+never matters); ``apply`` checks both and raises ``IllegalMoveError`` with a stable code otherwise
+(``not_your_turn`` for a seat that is not to move).
 
 >>> state = GameState.from_position(["3s 4h 5d 6c 7s 8h", "9s 9h Tc Jd Qs", "5s 6h Ks 2d BJ"],
 ...                                 stock="Ad 6s 7h", dealer=0)
@@ -14,7 +15,6 @@ stable code otherwise (``not_your_turn`` for a seat that is not to move).
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -30,6 +30,7 @@ from ..cards import (
     parse_cards,
 )
 from ..errors import AmbiguousPlayError, IllegalMoveError
+from ..protocol import Phase
 from .combos import SINGLE, Combo, beats, interpretations, next_rank
 from .movegen import follow_plays, lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
@@ -42,11 +43,6 @@ _AMBIGUOUS = "these cards can be played in more than one way"
 
 
 _LogNode = tuple[Any, int, Move]  # (previous node or None, seat, move)
-
-
-class Phase(enum.Enum):
-    PLAY = "play"
-    OVER = "over"
 
 
 class TablePlay(NamedTuple):
@@ -275,6 +271,12 @@ class GameState(_Fields):
         moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
         return moves
 
+    def legal_actions(self, seat: int) -> list[Move]:
+        """``legal_moves()`` when ``seat`` is to move; nothing for any other seat."""
+        if seat != self.to_move or type(seat) is not int:
+            return []
+        return self.legal_moves()
+
     def is_legal(self, seat: int, move: Move) -> bool:
         """Whether ``seat`` may make ``move`` now."""
         try:
@@ -292,11 +294,7 @@ class GameState(_Fields):
         legal meaning here raises ``AmbiguousPlayError`` (``choose_meaning``) with them instead:
         for a person's move, which should say what it means."""
         if seat != self.to_move or type(seat) is not int:
-            if self.to_move is None:
-                raise IllegalMoveError("game_over", "the game is over: no more actions")
-            raise IllegalMoveError(
-                "not_your_turn", f"seat {seat} acted, but it is seat {self.to_move}'s turn"
-            )
+            raise IllegalMoveError.out_of_turn(seat, self.to_move)
         table = self.table
         if isinstance(move, Pass):
             if table is None:
@@ -505,6 +503,10 @@ class GameState(_Fields):
         if seat is not None:
             view["hand"] = [str(card) for card in cards_from_mask(self.hands[seat])]
         return view
+
+    def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
+        """``view_for``, under the protocol's name."""
+        return self.view_for(seat, history=history)
 
     # Identity ------------------------------------------------------------------------------------
 
