@@ -37,10 +37,9 @@ from accounts.services import coins_move, house_wallet
 from games.bots import SensiblePolicy, choose_for
 from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError, format_cards
 from games.rules.gandengyan import (
-    PASS,
+    ENGINE,
     GameState,
     GandengyanRules,
-    Move,
     deal_from_seed,
     settle,
 )
@@ -355,14 +354,6 @@ def turn_deadline(
     return now + timedelta(seconds=seconds)
 
 
-def timeout_move(state: GameState) -> Move:
-    """What the server plays for a player whose time ran out: a pass when following, the
-    smallest legal lead (the engine lists plays from the smallest) when leading."""
-    if state.table is not None:
-        return PASS
-    return state.legal_moves()[0]
-
-
 @transaction.atomic
 def game_turn_due(*, game: Game, now: datetime | None = None) -> GameEvent | None:
     """Act for the seat to move in ``game`` if its deadline has passed by ``now``.
@@ -398,7 +389,7 @@ def game_turn_due(*, game: Game, now: datetime | None = None) -> GameEvent | Non
         if row is not None and row.auto_play:
             move, source = choose_for(state, SensiblePolicy()), GameEvent.Source.AUTO_PLAY
         else:
-            move, source = timeout_move(state), GameEvent.Source.TIMEOUT
+            move, source = ENGINE.timeout_action(state, seat), GameEvent.Source.TIMEOUT
             if row is not None:
                 row.timeouts += 1
                 if row.timeouts >= AUTO_PLAY_AFTER_TIMEOUTS:
