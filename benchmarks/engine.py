@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.rules.simulate import follow_benchmark, lead_benchmark, simulate  # noqa: E402
+from games.rules.gandengyan.simulate import follow_benchmark, lead_benchmark, simulate  # noqa: E402
 
 
 def main() -> None:

@@ -22,7 +22,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import GandengyanRules, RulesError
+from games.rules import RulesError
+from games.rules.gandengyan import GandengyanRules
 
 from . import selectors, services
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table

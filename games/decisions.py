@@ -19,14 +19,13 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.bots import SensiblePolicy, choose_for
-from games.rules import GameState, GandengyanRules, IllegalMoveError, NotationError, Play
-from games.rules.moves import move_from_json
-from games.rules.records import Action
+from games.bots import choose_for
+from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError
 
+from .engines import Engine, engine_for
 from .errors import GameActionRefused, TableRefused
 from .models import Game, GameEvent, GamePlayer, Room, Seat, Table
-from .selectors import TableRows, play_meanings, table_version
+from .selectors import TableRows, table_version
 
 #: A player whose time runs out this many turns in a row goes to 托管.
 AUTO_PLAY_AFTER_TIMEOUTS = 2
@@ -43,7 +42,11 @@ class GameRead:
     seats: list[Seat]
     players: dict[int, GamePlayer]
     balances: dict[int, int]
-    state: GameState
+    state: Any
+
+    @property
+    def engine(self) -> Engine:
+        return engine_for(self.game.game)
 
     @property
     def rows(self) -> TableRows:
@@ -63,7 +66,7 @@ class MovePlan:
     fields: tuple[str, ...]
     event: GameEvent
     seats: tuple[tuple[Seat, tuple[str, ...]], ...]
-    after: GameState
+    after: Any
     kind: str
 
     @property
@@ -113,34 +116,27 @@ def seat_move(
     action_id: str = "",
     changed_seats: tuple[tuple[Seat, tuple[str, ...]], ...] = (),
     kind: str = "action",
+    strict: bool = False,
 ) -> MovePlan:
     """``seat``'s ``action`` in the game being played: ``{"play": "5s 6h BJ", "as": "4 5 6"}``
     or ``{"pass": true}`` (``as`` is optional), checked by the engine against the position.
     ``changed_seats``: seats the move changes besides (their copies and fields); ``kind``: the
-    notice's kind when the game goes on. Raises ``GameActionRefused``."""
+    notice's kind when the game goes on; ``strict``: an action the rules could complete more
+    than one way is refused as ``choose_meaning`` with the meanings, as a person's must say
+    which. Raises ``GameActionRefused``."""
     if read.game.status != Game.Status.PLAYING:
         raise GameActionRefused("game_over", "the game is over: no more actions")
-    state = read.state
-    if not isinstance(action, dict) or set(action) - {"play", "pass", "as"}:
-        raise GameActionRefused(
-            "bad_action", 'an action is {"play": "cards", "as": "ranks"} or {"pass": true}'
-        )
+    state, engine = read.state, read.engine
+    move = action_of(engine, action)
     try:
-        move = move_from_json(action)
-    except NotationError as exc:
-        raise GameActionRefused("bad_action", str(exc)) from exc
-    if type(seat) is not int or seat != state.to_move:
-        raise GameActionRefused(
-            "not_your_turn", f"seat {seat} acted, but it is seat {state.to_move}'s turn"
-        )
-    try:
-        resolved = state.resolve(move)
-        after = state.apply(resolved)
+        resolved = state.resolve(seat, move, strict=strict)
+        after = state.apply(seat, resolved)
+    except AmbiguousPlayError as exc:
+        raise GameActionRefused(exc.code, exc.message, exc.meanings) from exc
     except IllegalMoveError as exc:
         raise GameActionRefused(exc.code, exc.message) from exc
 
-    stored = Action(seat, resolved).to_json()
-    del stored["seat"]
+    stored = engine.action_to_json(resolved)
     game = copy.copy(read.game)
     event = GameEvent(
         game=game,
@@ -178,6 +174,16 @@ def seat_move(
     )
 
 
+def action_of(engine: Engine, action: Any) -> Any:
+    """The engine's action written as ``action`` (JSON); ``bad_action`` when it is not one."""
+    if not isinstance(action, dict):
+        raise GameActionRefused("bad_action", "an action is a JSON object")
+    try:
+        return engine.action_from_json(action)
+    except NotationError as exc:
+        raise GameActionRefused("bad_action", str(exc)) from exc
+
+
 def no_game_refusal(*, seated: bool) -> GameActionRefused:
     """Why a move at a table where no game is being played is refused: ``not_seated`` for a
     player who does not sit there, ``no_game`` for one who does."""
@@ -197,9 +203,8 @@ def player_move(
 ) -> MovePlan:
     """A seated player's move, chosen on the table's ``version``: refused as ``not_seated``
     for a player who does not play this game, ``stale`` when the table changed since the
-    player chose, ``choose_meaning`` for cards that can be played in more than one way and do
-    not say which; then as ``seat_move``. A player who moves in time starts counting timeouts
-    afresh."""
+    player chose; then as ``seat_move``, strictly. A player who moves in time starts counting
+    timeouts afresh."""
     seat = next((row for row in read.seats if row.user_id == user_id), None)
     if seat is None:
         raise GameActionRefused("not_seated", "you do not sit at this table")
@@ -210,8 +215,6 @@ def player_move(
     current = table_version(table=table, game=read.game, events=read.state.log_length)
     if not isinstance(version, str) or version != current:
         raise GameActionRefused("stale", "the table changed since this action was chosen")
-    if isinstance(action, dict) and "play" in action and action.get("as") is None:
-        _check_one_meaning(read.state, seat.position, action)
     changed: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
     if seat.timeouts:
         reset = copy.copy(seat)
@@ -224,23 +227,8 @@ def player_move(
         now=now,
         action_id=action_id,
         changed_seats=changed,
+        strict=True,
     )
-
-
-def _check_one_meaning(state: GameState, seat: int, action: dict[str, Any]) -> None:
-    """Refuse a play whose cards can mean more than one legal combination (a joker in it) and
-    that does not say which, with the meanings to choose from."""
-    try:
-        move = move_from_json(action)
-    except NotationError:
-        return  # seat_move refuses it with the reason
-    if not isinstance(move, Play) or state.to_move != seat:
-        return
-    meanings = play_meanings(state, move)
-    if len(meanings) > 1:
-        raise GameActionRefused(
-            "choose_meaning", "these cards can be played in more than one way", meanings
-        )
 
 
 def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
@@ -257,12 +245,12 @@ def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
     player = None if seat is None else read.players.get(seat)
     if seat is None or player is None:
         return None
-    state = read.state
+    state, engine = read.state, read.engine
     if player.is_bot:
         return seat_move(
             read,
             seat=seat,
-            action=dict(choose_for(state, SensiblePolicy()).to_json()),
+            action=_bot_choice(engine, state),
             now=now,
             source=GameEvent.Source.BOT,
         )
@@ -271,7 +259,7 @@ def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
         return seat_move(
             read,
             seat=seat,
-            action=dict(choose_for(state, SensiblePolicy()).to_json()),
+            action=_bot_choice(engine, state),
             now=now,
             source=GameEvent.Source.AUTO_PLAY,
         )
@@ -287,22 +275,12 @@ def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
     return seat_move(
         read,
         seat=seat,
-        action=dict(timeout_move(state).to_json()),
+        action=engine.action_to_json(engine.timeout_action(state, seat)),
         now=now,
         source=GameEvent.Source.TIMEOUT,
         changed_seats=changed,
         kind=kind,
     )
-
-
-def timeout_move(state: GameState) -> Any:
-    """What the server plays for a player whose time ran out: a pass when following, the
-    smallest legal lead (the engine lists plays from the smallest) when leading."""
-    from games.rules import PASS
-
-    if state.table is not None:
-        return PASS
-    return state.legal_moves()[0]
 
 
 def bot_move(read: GameRead, *, now: datetime) -> MovePlan | None:
@@ -314,10 +292,18 @@ def bot_move(read: GameRead, *, now: datetime) -> MovePlan | None:
         return None
     if not player.is_bot:
         return None
-    move = choose_for(read.state, SensiblePolicy())
     return seat_move(
-        read, seat=seat, action=dict(move.to_json()), now=now, source=GameEvent.Source.BOT
+        read,
+        seat=seat,
+        action=_bot_choice(read.engine, read.state),
+        now=now,
+        source=GameEvent.Source.BOT,
     )
+
+
+def _bot_choice(engine: Engine, state: Any) -> dict[str, Any]:
+    """The game's bot's action for the seat to move, from that seat's view only."""
+    return engine.action_to_json(choose_for(state, engine.bot_policy()))
 
 
 # 再来一局 ----------------------------------------------------------------------------------------
@@ -372,7 +358,8 @@ def again(read: AgainRead, *, user_id: int) -> AgainPlan:
 
 def seat_count(room: Room) -> int:
     """How many seats a table of ``room`` has: the players its game's rules need."""
-    return int(GandengyanRules.from_dict(room.rules).players)
+    engine = engine_for(room.game)
+    return engine.seat_count(engine.options_from_json(room.rules))
 
 
 def ready_to_deal(*, table: Table, seats: list[Seat], playing: bool) -> bool:

@@ -55,7 +55,7 @@ from .prepared import (
     update_server_statement,
     update_statement,
 )
-from .rules import GameState
+from .rules.gandengyan import GameState
 from .selectors import (
     TableRows,
     game_events_wanted,

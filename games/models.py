@@ -11,17 +11,29 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.rules.errors import RulesError
+
+from .engines import DEFAULT_GAME, validate_game_key
+
 
 class Room(models.Model):
     """A stakes room (场): a base stake and a range of coins to enter."""
 
     code = models.SlugField(_("code"), max_length=32, unique=True)
+    game = models.CharField(
+        _("game"),
+        max_length=32,
+        default=DEFAULT_GAME,
+        validators=[validate_game_key],
+        help_text=_("The game played at the room's tables."),
+    )
     name_zh = models.CharField(_("Chinese name"), max_length=40)
     name_en = models.CharField(_("English name"), max_length=40)
     base = models.PositiveBigIntegerField(_("base stake"))
@@ -62,6 +74,19 @@ class Room(models.Model):
     @property
     def name(self) -> str:
         return self.name_en if (get_language() or "").startswith("en") else self.name_zh
+
+    def clean(self) -> None:
+        super().clean()
+        from .engines import engine_for  # the engines import the rules, not the models
+
+        try:
+            engine = engine_for(self.game)
+        except LookupError:
+            return  # the field's validator says so
+        try:
+            engine.options_from_json(self.rules)
+        except (RulesError, TypeError, ValueError) as exc:
+            raise ValidationError({"rules": str(exc)}) from exc
 
     def admits(self, balance: int) -> bool:
         return balance >= self.min_coins and (self.max_coins is None or balance <= self.max_coins)
@@ -207,6 +232,9 @@ class Game(models.Model):
         _("seed commitment"),
         max_length=64,
         help_text=_("SHA-256 of the seed, public from the start."),
+    )
+    game = models.CharField(
+        _("game"), max_length=32, default=DEFAULT_GAME, validators=[validate_game_key]
     )
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     rules = models.JSONField(_("rules options"), default=dict, blank=True)

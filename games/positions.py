@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from games.rules import GameState
+from games.rules.gandengyan import GameState
 
 from .lru import LruCache
 

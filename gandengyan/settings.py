@@ -174,6 +174,9 @@ GAME_SEED_SOURCE = "games.seeds.secure_seed"
 
 # Tables: bots take the free seats once a player has waited this long, and pause before moving.
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
+# The games the site plays: the ENGINE of each game's package (games.engines).
+GAME_ENGINES = ["games.rules.gandengyan.ENGINE"]
+
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # After a game, a player who has not pressed 再来一局 within this long leaves the seat, so that
 # one who walked away does not hold up the others.

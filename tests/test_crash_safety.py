@@ -58,7 +58,7 @@ from accounts.services import house_wallet
 from games import services
 from games.bots import SensiblePolicy, choose_for
 from games.models import Game, GameEvent, Room, Seat, Table
-from games.rules import GameState, Play
+from games.rules.gandengyan import GameState, Play
 from games.selectors import game_replay_steps, game_state, table_current_game, table_version
 from tests.games.helpers import make_player, make_room, play_out
 from tests.games.live import random_intent, session_cookie

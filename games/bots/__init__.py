@@ -1,7 +1,8 @@
 """Bots: players that choose among the legal moves, seeing only what their seat may see.
 
 The server asks ``choose_for(state, policy)`` for the move of the player to move. A policy is any
-object with a ``name`` and ``choose(state_view, legal) -> Move`` (see ``Policy``):
+object with a ``name`` and ``choose(state_view, legal) -> Move`` (see ``Policy``); these are
+the bots of 干瞪眼, whose ``ENGINE.bot_policy()`` is the sensible one:
 
 * ``RandomPolicy``: uniform over the legal moves, from a seeded generator;
 * ``GreedyPolicy``: always its lowest combination, passing only when it cannot beat;
@@ -15,6 +16,8 @@ at one table. ``docs/bots.md`` explains the sensible policy and gives its figure
 """
 
 from __future__ import annotations
+
+from games.rules.gandengyan.moves import Move
 
 from .arena import duel, play_game, win_rates
 from .policy import Policy, choose_for
@@ -37,7 +40,7 @@ __all__ = [
 POLICY_NAMES = ("random", "greedy", "sensible")
 
 
-def make_policy(name: str, *, seed: int = 0) -> Policy:
+def make_policy(name: str, *, seed: int = 0) -> Policy[Move]:
     """A policy by its name; ``seed`` is used by the random one only."""
     if name == "random":
         return RandomPolicy(seed)

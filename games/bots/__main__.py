@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 from games.rules.cards import CARDS, parse_cards
 from games.rules.gandengyan import GameState
-from games.rules.simulate import lead_positions
+from games.rules.gandengyan.simulate import lead_positions
 
 from . import POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
 from .arena import duel, format_report
@@ -116,15 +116,15 @@ def _game_times(state: GameState, bot_seat: int) -> list[float]:
     policy, greedy = SensiblePolicy(), GreedyPolicy()
     perf = time.perf_counter
     times = []
-    while state.to_move is not None:
-        if state.to_move == bot_seat:
+    while (seat := state.to_move) is not None:
+        if seat == bot_seat:
             view, legal = state.view_for(bot_seat), state.legal_moves()
             before = perf()
             move = policy.choose(view, legal)
             times.append(perf() - before)
         else:
             move = choose_for(state, greedy)
-        state = state.apply(move)
+        state = state.apply(seat, move)
     return times
 
 

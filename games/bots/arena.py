@@ -19,7 +19,7 @@ How a duel is laid out, so that neither side is favoured by the cards or the sea
 A policy as strong as the others at a three-seat table would win a third of the games and average
 0 coins (the payments of a game sum to zero): the figures are reported next to those.
 
->>> from games.rules import GameState
+>>> from games.rules.gandengyan import GameState
 >>> from games.bots import GreedyPolicy
 >>> end = play_game(GameState.deal(1), [GreedyPolicy(), GreedyPolicy(), GreedyPolicy()])
 >>> end.is_terminal
@@ -41,8 +41,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.rules.gandengyan import GameState
-from games.rules.moves import Move
-from games.rules.settlement import settle
+from games.rules.gandengyan.moves import Move
+from games.rules.gandengyan.settlement import settle
 
 from .policy import Policy, choose_for
 
@@ -66,7 +66,7 @@ Z95 = 1.959963984540054
 
 
 def play_game(
-    state: GameState, policies: Sequence[Policy], *, max_actions: int = 10_000
+    state: GameState, policies: Sequence[Policy[Move]], *, max_actions: int = 10_000
 ) -> GameState:
     """Play ``state`` to its end, seat ``s`` moving as ``policies[s]``; returns the final state.
 
@@ -80,11 +80,11 @@ def play_game(
         seat = state.to_move
         if seat is None:
             return state
-        state = state.apply(choose_for(state, policies[seat]))
+        state = state.apply(seat, choose_for(state, policies[seat]))
     raise RuntimeError(f"the game did not end within {max_actions} actions")
 
 
-def win_rates(policies: Sequence[Policy], games: int, seed: int) -> dict[str, float]:
+def win_rates(policies: Sequence[Policy[Move]], games: int, seed: int) -> dict[str, float]:
     """The share of ``games`` that each of three differently named policies wins.
 
     Game ``i`` is dealt from seed ``seed + i // 3`` and played with the policies moved ``i % 3``
@@ -233,7 +233,7 @@ class DuelReport:
 class _Timed:
     """A policy that times its inner policy's ``choose``."""
 
-    def __init__(self, inner: Policy, times: list[float]) -> None:
+    def __init__(self, inner: Policy[Move], times: list[float]) -> None:
         self.inner = inner
         self.name = inner.name
         self.times = times
@@ -245,7 +245,7 @@ class _Timed:
         return move
 
 
-PolicyFactory = Callable[[int], Policy]  # a policy from a seed (used by random ones only)
+PolicyFactory = Callable[[int], Policy[Move]]  # a policy from a seed (used by random ones only)
 
 
 def duel(
@@ -278,17 +278,17 @@ def duel(
         start = GameState.deal(seed + deal)
         for bot_seat in range(3):
             base_seed = ((seed * 1_000_003 + deal) * 3 + bot_seat) * 3
-            seats: list[Policy] = [make_opponent(base_seed + seat) for seat in range(3)]
+            seats: list[Policy[Move]] = [make_opponent(base_seed + seat) for seat in range(3)]
             seats[bot_seat] = _Timed(make_bot(base_seed + bot_seat), choose_times)
             state = start
-            while state.to_move is not None:
-                if state.to_move == bot_seat:
+            while (seat := state.to_move) is not None:
+                if seat == bot_seat:
                     before = perf()
                     move = choose_for(state, seats[bot_seat])
                     whole_times.append(perf() - before)
                 else:
-                    move = choose_for(state, seats[state.to_move])
-                state = state.apply(move)
+                    move = choose_for(state, seats[seat])
+                state = state.apply(seat, move)
             assert state.winner is not None
             settlement = settle(state, base=base)
             results.append(

@@ -45,7 +45,7 @@ and about 85 % against two random ones (a third is an equal share), and takes we
 millisecond for a typical move; its slowest, a cold lead with a 20-card hand full of runs and a
 joker, takes some 15-25 ms.
 
->>> from games.rules import GameState
+>>> from games.rules.gandengyan import GameState
 >>> hands = ["3s 7h 9d 9c 9s 2h Kd", "4s 4h 8h Th Jh", "5s 6s 8d Tc Jc"]
 >>> state = GameState.from_position(hands, stock="Qs Qh Ac", dealer=0)
 >>> str(SensiblePolicy().choose(state.view_for(0), state.legal_moves()))
@@ -59,7 +59,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.cards import CARDS, DECK_MASK, JOKER_MASK, Rank
-from games.rules.combos import (
+from games.rules.gandengyan.combos import (
     ACE_POSITION,
     HARD_BOMB,
     PAIR,
@@ -73,7 +73,7 @@ from games.rules.combos import (
     ComboKind,
     interpretations,
 )
-from games.rules.moves import PASS, Move, Play
+from games.rules.gandengyan.moves import PASS, Move, Play
 
 __all__ = ["SensiblePolicy", "clear_caches"]
 

@@ -2,7 +2,7 @@
 
 They are the yardsticks the sensible bot is measured against, and fillers for quick games.
 
->>> from games.rules import GameState
+>>> from games.rules.gandengyan import GameState
 >>> state = GameState.from_position(["3s 4h 5d 9c", "6s 7s", "Qs Kd"], stock="", dealer=0)
 >>> view, legal = state.view_for(0), state.legal_moves()
 >>> str(GreedyPolicy().choose(view, legal))
@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.moves import PASS, Move
+from games.rules.gandengyan.moves import PASS, Move
 
 __all__ = ["GreedyPolicy", "RandomPolicy"]
 

@@ -12,8 +12,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rules import Card, ComboKind, parse_cards, parse_ranks
-from games.rules.combos import combo_from_ranks
+from games.rules import Card, parse_cards, parse_ranks
+from games.rules.gandengyan import ComboKind
+from games.rules.gandengyan.combos import combo_from_ranks
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from games.rules import GameState
+from games.rules.gandengyan import GameState
 
 from ..lru import LruCache
 from ..models import Game, Seat, Table

@@ -11,9 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games.rules import (
-    GameState,
-)
+from games.rules.gandengyan import GameState
 
 from ..models import Game, GamePlayer, Seat, Table
 from ..selectors import TableRows, game_state, play_hints, table_rows, table_version

@@ -1,7 +1,7 @@
 from django.db import migrations, models
 
-from games.rules import GameState, GandengyanRules
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import GameState, GandengyanRules
+from games.rules.gandengyan.moves import move_from_json
 
 
 def fill_turns(apps, schema_editor):
@@ -11,7 +11,7 @@ def fill_turns(apps, schema_editor):
         rules = GandengyanRules.from_dict(game.rules)
         state = GameState.from_position(game.hands, game.stock, game.dealer, rules=rules)
         for action in game.events.order_by("number").values_list("action", flat=True):
-            state = state.apply(move_from_json(action))
+            state = state.apply(state.to_move, move_from_json(action))
         game.to_move = state.to_move
         game.turn_started_at = game.started_at
         game.save(update_fields=["to_move", "turn_started_at"])

@@ -1,45 +1,30 @@
 """The rules engines of the platform: pure Python, standard library only, no I/O in the core.
 
-``cards`` and ``moves`` are shared by the games of the family; ``gandengyan`` is the game of 干瞪眼.
+Shared by the card games of the family: ``cards`` (the 54-card deck and its notation, card sets
+as bit masks), ``errors``, ``protocol`` (what every game's engine offers the platform: its
+``GameEngine``, states, bots, settlement) and ``replay`` (replaying recorded actions). Each game is
+a package of its own exposing its ``ENGINE``: ``gandengyan`` is 干瞪眼.
 """
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards, parse_ranks
-from .combos import Combo, ComboKind, beats, interpretations
-from .errors import IllegalMoveError, NotationError, RecordError
-from .gandengyan import GameState, Phase, TablePlay, deal_from_seed
-from .moves import PASS, Move, Pass, Play, parse_move
-from .options import STANDARD, GandengyanRules, RulesError
-from .records import GameRecord, ReplayResult
-from .settlement import Settlement, settle
+from .errors import AmbiguousPlayError, IllegalMoveError, NotationError, RecordError, RulesError
+from .protocol import GameEngine, GameStateProtocol, Phase, Policy, SettlementProtocol
 
 __all__ = [
-    "PASS",
-    "STANDARD",
+    "AmbiguousPlayError",
     "Card",
-    "Combo",
-    "ComboKind",
-    "GameRecord",
-    "GameState",
-    "GandengyanRules",
+    "GameEngine",
+    "GameStateProtocol",
     "IllegalMoveError",
-    "Move",
     "NotationError",
-    "Pass",
     "Phase",
-    "Play",
+    "Policy",
     "Rank",
     "RecordError",
-    "ReplayResult",
     "RulesError",
-    "Settlement",
+    "SettlementProtocol",
     "Suit",
-    "TablePlay",
-    "beats",
-    "deal_from_seed",
     "format_cards",
-    "interpretations",
     "parse_cards",
-    "parse_move",
     "parse_ranks",
-    "settle",
 ]

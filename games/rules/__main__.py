@@ -1,7 +1,7 @@
 import os
 import sys
 
-from .cli import main
+from .gandengyan.cli import main
 
 try:
     status = main()

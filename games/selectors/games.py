@@ -7,10 +7,8 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, QuerySet
 
-from games.rules import (
-    GandengyanRules,
-)
-from games.rules.records import FORMAT
+from games.rules.gandengyan import GandengyanRules
+from games.rules.gandengyan.records import FORMAT
 
 from ..models import Game, GameEvent, GamePlayer
 from .states import game_events, game_state
@@ -82,7 +80,8 @@ def game_view_for(*, game: Game, seat: int | None) -> dict[str, Any]:
 
     ``seat=None`` (staff, or anyone not seated) gets no hand at all.
     """
-    return game_state(game=game).view_for(seat)
+    view: dict[str, Any] = game_state(game=game).view(seat)
+    return view
 
 
 def games_of_user(*, user_id: int) -> QuerySet[Game]:

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from games.bots import SensiblePolicy, choose_for
-from games.rules import (
-    GameState,
-    Play,
-    format_cards,
-)
+from games.rules import format_cards
+from games.rules.gandengyan import GameState, Play
 
 
 def play_hints(state: GameState) -> list[dict[str, str]]:

@@ -10,17 +10,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import LedgerEntry, LedgerReason
-from games.rules import (
-    GameRecord,
-    GameState,
-    IllegalMoveError,
-    Move,
-    Play,
-    RecordError,
-    format_cards,
-    settle,
-)
+from games.rules import IllegalMoveError, RecordError, format_cards
 from games.rules.cards import cards_from_mask
+from games.rules.gandengyan import GameRecord, GameState, Move, Play, settle
 
 from ..models import Game
 from .games import game_record
@@ -130,7 +122,7 @@ def game_replay_steps(*, game: Game) -> Replay:
                 raise IllegalMoveError(
                     "not_your_turn", f"seat {action.seat} acted, but it is seat {state.to_move}'s"
                 )
-            before, state = state, state.apply(action.move)
+            before, state = state, state.apply(action.seat, action.move)
         except IllegalMoveError as exc:
             checks.append(
                 ReplayCheck(

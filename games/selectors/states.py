@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules import (
-    GameState,
-    GandengyanRules,
-    IllegalMoveError,
-    NotationError,
-)
-from games.rules.moves import move_from_json
+from games.rules import IllegalMoveError, NotationError
 
+from ..engines import engine_for
 from ..models import Game, GameEvent
 from ..positions import KnownPosition, positions
 
@@ -22,13 +17,14 @@ def game_events(game: Game) -> list[tuple[int, dict[str, Any]]]:
     return list(game.events.order_by("number").values_list("seat", "action"))
 
 
-def game_initial_state(*, game: Game) -> GameState:
-    """The position at the deal."""
-    rules = GandengyanRules.from_dict(game.rules)
-    return GameState.from_position(game.hands, game.stock, game.dealer, rules=rules)
+def game_initial_state(*, game: Game) -> Any:
+    """The position at the deal, as the game's row keeps it."""
+    engine = engine_for(game.game)
+    deal = {"dealer": game.dealer, "hands": game.hands, "stock": game.stock}
+    return engine.deal_from_json(deal, engine.options_from_json(game.rules))
 
 
-def game_state(*, game: Game) -> GameState:
+def game_state(*, game: Game) -> Any:
     """The engine's position after the game's stored events.
 
     Starts from this process's last known position of the game (``games.positions``) when the
@@ -64,15 +60,14 @@ def game_events_wanted(*, game: Game) -> int:
     return int(known.state.log_length)
 
 
-def game_state_after(
-    *, game: Game, events: list[tuple[int, int, Any]], since: int
-) -> GameState | None:
+def game_state_after(*, game: Game, events: list[tuple[int, int, Any]], since: int) -> Any | None:
     """The position after ``game``'s stored ``events`` (``id``, ``seat``, ``action``), read from
     number ``since`` (``game_events_wanted``), which the process keeps from then on; None when
     they do not go on from the known position (read them all, ``since`` 0, then)."""
     key = _position_key(game)
     known = positions.get(key)
-    state: GameState | None = None
+    engine = engine_for(game.game)
+    state: Any = None
     last_event = None
     if since:
         if known is None or known.last_event is None or known.state.log_length != since:
@@ -86,9 +81,7 @@ def game_state_after(
         state = known.state if deal and known is not None else game_initial_state(game=game)
     for event_id, seat, action in events:
         try:
-            if seat != state.to_move:
-                raise IllegalMoveError("not_your_turn", f"seat {seat} is not to move")
-            state = state.apply(move_from_json(action))
+            state = state.apply(seat, engine.action_from_json(action))
         except (IllegalMoveError, NotationError) as exc:
             number = state.log_length + 1
             raise ValueError(f"game {game.pk}: event {number} does not replay: {exc}") from exc
@@ -97,7 +90,7 @@ def game_state_after(
     return state
 
 
-def game_state_kept(*, game: Game) -> GameState | None:
+def game_state_kept(*, game: Game) -> Any | None:
     """``game_state`` if the process keeps the very position ``game``'s row names; None
     otherwise (without reading the events)."""
     known = positions.get(_position_key(game))
@@ -106,7 +99,7 @@ def game_state_kept(*, game: Game) -> GameState | None:
     return None
 
 
-def game_position_remember(*, game: Game, state: GameState, event: GameEvent | None) -> None:
+def game_position_remember(*, game: Game, state: Any, event: GameEvent | None) -> None:
     """Keep ``state``, the position right after ``event`` (None: the deal) with the
     ``position_id`` just stored on ``game``, as the game's last known position: a writer that
     has just stored the event saves its next reader a replay."""

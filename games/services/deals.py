@@ -11,12 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
-from games.rules import (
-    GandengyanRules,
-    deal_from_seed,
-    format_cards,
-)
+from games.rules import RulesError
 
+from ..engines import engine_for
 from ..models import Game, GamePlayer, Seat, Table
 from ..seeds import SEED_BITS, new_seed
 from ..selectors import (
@@ -85,11 +82,16 @@ def game_deal(
     by position (the table's room on each), when the caller has them: the deal, the first
     turn's deadline and the frames after the commit then read neither again."""
     locked = table
-    rules = GandengyanRules.from_dict(locked.room.rules)
-    if len(players) != rules.players:
+    engine = engine_for(locked.room.game)
+    try:
+        options = engine.options_from_json(locked.room.rules)
+    except RulesError as exc:
+        raise GameStartRefused("bad_rules", str(exc)) from exc
+    seat_total = engine.seat_count(options)
+    if len(players) != seat_total:
         raise GameStartRefused(
             "wrong_player_count",
-            _("This game needs %(count)d players.") % {"count": rules.players},
+            _("This game needs %(count)d players.") % {"count": seat_total},
         )
     humans = [user for user in players if user is not None]
     if len({user.pk for user in humans}) != len(humans):
@@ -117,9 +119,11 @@ def game_deal(
             )
         if last_won is not None:
             dealer = last_won.winner
-    elif type(dealer) is not int or not 0 <= dealer < rules.players:
-        raise GameStartRefused("bad_dealer", f"dealer must be a seat from 0 to {rules.players - 1}")
-    hands, stock, dealer = deal_from_seed(seed, rules, dealer)
+    elif type(dealer) is not int or not 0 <= dealer < seat_total:
+        raise GameStartRefused("bad_dealer", f"dealer must be a seat from 0 to {seat_total - 1}")
+    dealt = engine.deal_to_json(
+        engine.deal(seed, players=seat_total, options=options, dealer=dealer)
+    )
 
     game = Game(
         table=locked,
@@ -127,11 +131,12 @@ def game_deal(
         status=Game.Status.PLAYING,
         seed=f"{seed:064x}",
         seed_commitment=seed_commitment(seed),
-        dealer=dealer,
-        rules=rules.to_dict(),
+        game=engine.key,
+        dealer=dealt["dealer"],
+        rules=engine.options_to_json(options),
         base=locked.room.base,
-        hands=[format_cards(hand) for hand in hands],
-        stock=" ".join(str(card) for card in stock),
+        hands=dealt["hands"],
+        stock=dealt["stock"],
     )
     deal = game_initial_state(game=game)
     now = timezone.now()

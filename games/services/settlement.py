@@ -9,10 +9,8 @@ from django.utils import timezone
 
 from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move, house_wallet
-from games.rules import (
-    settle,
-)
 
+from ..engines import engine_for
 from ..models import Game
 from ..selectors import (
     game_state,
@@ -53,7 +51,10 @@ def game_settle(*, game: Game) -> None:
     if locked.status != Game.Status.FINISHED:
         raise ValueError(f"game {locked.pk} has not finished: there is nothing to settle")
     state = game_state(game=locked)
-    settlement = settle(state, base=locked.base)
+    settlement = engine_for(locked.game).settle(state, base=locked.base)
+    # Shedding games say how many cards each seat kept and who never played (春天); others not.
+    cards_left = getattr(settlement, "cards_left", (0,) * len(settlement.payments))
+    spring = getattr(settlement, "spring", (False,) * len(settlement.payments))
     players = list(locked.players.select_for_update().order_by("seat"))
     house_id = None
     if any(player.user_id is None for player in players):
@@ -91,14 +92,14 @@ def game_settle(*, game: Game) -> None:
             )
 
     for player in players:
-        player.cards_left = settlement.cards_left[player.seat]
-        player.spring = settlement.spring[player.seat]
+        player.cards_left = cards_left[player.seat]
+        player.spring = spring[player.seat]
         player.nominal = settlement.payments[player.seat]
         player.coins = coins[player.seat]
         player.save(update_fields=["cards_left", "spring", "nominal", "coins"])
     locked.result = {
         **settlement.to_json(),
-        "cards_left": list(settlement.cards_left),
+        "cards_left": list(cards_left),
         "coins": coins,
     }
     locked.settled_at = timezone.now()

@@ -35,7 +35,7 @@ def _play_to_the_end(player: User, *, seed: int) -> Game:
     while not state.is_terminal:
         move = rng.choice(state.legal_moves())
         services.game_act(game=game, seat=state.to_move, action=dict(move.to_json()))
-        state = state.apply(move)
+        state = state.apply(state.to_move, move)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.settled_at is not None
     return game

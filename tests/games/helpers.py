@@ -12,7 +12,8 @@ from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
 from games.models import Game, GameEvent, GamePlayer, Room, Table
-from games.rules import PASS, GandengyanRules, Move, format_cards, parse_cards
+from games.rules import format_cards, parse_cards
+from games.rules.gandengyan import PASS, GandengyanRules, Move
 
 
 def make_room(*, code: str = "test", base: int = 400, rules: dict[str, Any] | None = None) -> Room:
@@ -115,7 +116,7 @@ def play_out(game: Game, *, seed: int = 0, stop_before_end: bool = False) -> lis
         moves = state.legal_moves()
         plays = [move for move in moves if move is not PASS]
         move = rng.choice(plays if plays and rng.random() < 0.85 else moves)
-        after = state.apply(move)
+        after = state.apply(state.to_move, move)
         if stop_before_end and after.is_terminal:
             return events
         events.append(services.game_act(game=game, seat=state.to_move, action=action_of(move)))

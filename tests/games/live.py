@@ -15,9 +15,9 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game, Table
-from games.rules import PASS, GameState, GandengyanRules, Play
 from games.rules.cards import cards_from_mask
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import PASS, GameState, GandengyanRules, Play
+from games.rules.gandengyan.moves import move_from_json
 from games.selectors import game_state
 from gandengyan.asgi import application
 
@@ -84,9 +84,9 @@ def state_at(game: Game, events: int) -> GameState:
     """The game's position after its first ``events`` stored actions."""
     rules = GandengyanRules.from_dict(game.rules)
     state = GameState.from_position(game.hands, game.stock, game.dealer, rules=rules)
-    actions = list(game.events.order_by("number").values_list("action", flat=True)[:events])
-    for action in actions:
-        state = state.apply(move_from_json(action))
+    actions = list(game.events.order_by("number").values_list("seat", "action")[:events])
+    for seat, action in actions:
+        state = state.apply(seat, move_from_json(action))
     return state
 
 

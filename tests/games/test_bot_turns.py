@@ -14,10 +14,10 @@ import pytest
 from django.conf import settings
 
 from accounts.models import User
-from games import decisions, frames, selectors, services
+from games import frames, selectors, services
 from games.models import Game, GameEvent, Table
-from games.rules import Move
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import ENGINE, Move
+from games.rules.gandengyan.moves import move_from_json
 from tests.games.helpers import game_ledger
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def test_a_bot_moves_only_on_its_turn_and_through_game_act(room: Any, trio: list
         assert event is not None
         stored = GameEvent.objects.get(pk=event.pk)
         assert stored.number == count + 1 and stored.seat == before.to_move
-        move = before.resolve(move_from_json(stored.action))
+        move = before.resolve(stored.seat, move_from_json(stored.action))
         assert move in before.legal_moves()
         # The stored events replay in the engine.
         assert selectors.game_state(game=game).log_length == count + 1
@@ -125,7 +125,7 @@ class SpyPolicy:
 def test_a_bot_is_shown_only_its_own_seat_view(
     room: Any, trio: list[User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(decisions, "SensiblePolicy", SpyPolicy)
+    monkeypatch.setattr(ENGINE, "bot_policy", SpyPolicy)
     SpyPolicy.shown = []
     _, game = table_with_bots(room, trio[0])
     rng = random.Random(4)

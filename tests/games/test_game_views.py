@@ -12,7 +12,8 @@ from django.test import Client
 from accounts.models import User
 from games import selectors, services
 from games.models import Dispute, Game, Table
-from games.rules import STANDARD, deal_from_seed, format_cards
+from games.rules import format_cards
+from games.rules.gandengyan import STANDARD, deal_from_seed
 from tests.games.helpers import play_out
 
 pytestmark = pytest.mark.django_db

@@ -43,8 +43,9 @@ from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
 from games.frames import render_frame_for_user
 from games.models import Game, Room, Table
-from games.rules import PASS, GameState, Move, Play, format_cards
-from games.rules.moves import move_from_json
+from games.rules import format_cards
+from games.rules.gandengyan import PASS, GameState, Move, Play
+from games.rules.gandengyan.moves import move_from_json
 from tests import seeds
 
 pytestmark = pytest.mark.django_db
@@ -526,7 +527,7 @@ def _play_one(
         move = None if person is None else _human_move(state, rng)
         if move is None and _may_end(state):
             move = choose_for(state, SensiblePolicy())  # the bot's move, to look before it
-        last = move is not None and state.apply(state.resolve(move)).is_terminal
+        last = move is not None and state.apply(seat, state.resolve(seat, move)).is_terminal
         if state.log_length == 0:
             at = moment(looks=2)
             if len(humans) > 1:
@@ -545,8 +546,8 @@ def _play_one(
             )
         assert event is not None and event.seat == seat
         stored = move_from_json(event.action)
-        assert move is None or stored == state.resolve(move), "not the move the test expected"
-        state = state.apply(stored)
+        assert move is None or stored == state.resolve(seat, move), "not the move the test expected"
+        state = state.apply(seat, stored)
         assert state.is_terminal == last
         checker.figures.moves += 1
     table.refresh_from_db()

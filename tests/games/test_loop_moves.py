@@ -22,7 +22,7 @@ from games.errors import GameActionRefused, TableRefused
 from games.models import Game, GameEvent, Table
 from games.positions import KnownPosition, positions
 from games.rules import parse_cards
-from games.rules.moves import move_from_json
+from games.rules.gandengyan.moves import move_from_json
 from games.selectors import game_state, table_version
 
 from .helpers import make_player, make_room, play_out, start_from_position
@@ -529,7 +529,7 @@ def _position_before_the_last_move(game: Game) -> Any:
     events = list(GameEvent.objects.filter(game=game).order_by("number"))
     state = selectors.game_initial_state(game=game)
     for event in events[:-1]:
-        state = state.apply(move_from_json(event.action))
+        state = state.apply(event.seat, move_from_json(event.action))
     last = events[-2]
     return KnownPosition(state=state, last_event=(last.pk, last.seat, last.action))
 

@@ -13,7 +13,7 @@ from games import selectors, services
 from games.lru import LruCache
 from games.models import GameEvent, Table
 from games.positions import KnownPosition, positions
-from games.rules import GameState
+from games.rules.gandengyan import GameState
 from tests.games.helpers import play_out
 from tests.games.live import state_at
 

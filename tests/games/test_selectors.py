@@ -12,15 +12,8 @@ from accounts.models import User
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
 from games.models import Dispute, Game, Table
-from games.rules import (
-    GameRecord,
-    GameState,
-    GandengyanRules,
-    Play,
-    deal_from_seed,
-    format_cards,
-    parse_cards,
-)
+from games.rules import format_cards, parse_cards
+from games.rules.gandengyan import GameRecord, GameState, GandengyanRules, Play, deal_from_seed
 from tests.games.helpers import play_out, start_from_position
 
 pytestmark = pytest.mark.django_db
@@ -201,5 +194,5 @@ def test_hints_offer_the_bots_choice_first_then_every_other_play_once(seed: int)
                     "as": choice.combo.ranks_text(),
                 }
             checked += 1
-        state = state.apply(rng.choice(state.legal_moves()))
+        state = state.apply(state.to_move, rng.choice(state.legal_moves()))
     assert checked > 5

@@ -16,7 +16,8 @@ from channels.layers import get_channel_layer
 from accounts.models import LedgerEntry, User
 from games import selectors, services
 from games.models import Game, GameEvent, GamePlayer, Table
-from games.rules import STANDARD, deal_from_seed, format_cards, parse_cards
+from games.rules import format_cards, parse_cards
+from games.rules.gandengyan import STANDARD, deal_from_seed
 from tests.games.helpers import balance, make_player, play_out, start_from_position
 
 pytestmark = pytest.mark.django_db
@@ -197,6 +198,38 @@ def test_an_ambiguous_lead_keeps_the_meaning_chosen(table: Table, trio: list[Use
     )
     event = services.game_act(game=game2, seat=0, action={"play": "5s 6h BJ"})
     assert event.action == {"play": "5s 6h BJ", "as": "4 5 6"}  # leading: the lowest meaning
+
+
+@pytest.mark.parametrize("cards", ["5s 6s BJ", "6s 5h BJ"])
+def test_a_play_of_two_meanings_at_a_table_asks_which_one(
+    table: Table, trio: list[User], cards: str
+) -> None:
+    for position, user in enumerate(trio):
+        table.seats.create(position=position, user=user)
+    game = start_from_position(
+        table=table, players=trio, hands=["5s 5h 6s BJ 9c", "3c 4c", "7s 8s"], stock="", dealer=0
+    )
+    version = selectors.table_version(table=Table.objects.get(pk=table.pk))
+
+    def refusal(user: User, action: dict[str, Any], version: str) -> tuple[Any, ...]:
+        with pytest.raises(services.GameActionRefused) as refused:
+            services.table_game_act(user=user, table=table, action=action, version=version)
+        return refused.value.code, refused.value.message, refused.value.choices
+
+    assert refusal(trio[0], {"play": cards}, version) == (
+        "choose_meaning",
+        "these cards can be played in more than one way",
+        ("4 5 6", "5 6 7"),
+    )
+    # An action chosen on an older view is stale before anything else; another seat's play is
+    # not its turn, whatever its cards.
+    assert refusal(trio[0], {"play": cards}, "0.0.0")[0] == "stale"
+    assert refusal(trio[1], {"play": cards}, version)[0] == "not_your_turn"
+    assert not game.events.exists()
+    event = services.table_game_act(
+        user=trio[0], table=table, action={"play": cards, "as": "5 6 7"}, version=version
+    )
+    assert event.action == {"play": format_cards(parse_cards(cards)), "as": "5 6 7"}
 
 
 @pytest.mark.parametrize(

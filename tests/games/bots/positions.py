@@ -6,8 +6,9 @@ they get does not matter: they are the lowest cards left, jokers apart.
 
 from __future__ import annotations
 
-from games.rules import GameState, parse_cards, parse_move
+from games.rules import parse_cards
 from games.rules.cards import CARDS, Card
+from games.rules.gandengyan import GameState, parse_move
 
 
 def make_position(
@@ -38,4 +39,4 @@ def make_position(
         return GameState.from_position(hands, stock=take(stock), dealer=0)
     hands = [list(parse_cards(lead)) + take(leader_left), ours, take(other)]
     state = GameState.from_position(hands, stock=take(stock), dealer=0)
-    return state.apply(parse_move(lead))
+    return state.apply(0, parse_move(lead))

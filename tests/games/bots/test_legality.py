@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.bots import GreedyPolicy, Policy, RandomPolicy, SensiblePolicy, choose_for, play_game
-from games.rules import GameState
 from games.rules.cards import CARDS
+from games.rules.gandengyan import GameState
 
 POLICIES: list[Policy] = [RandomPolicy(1), GreedyPolicy(), SensiblePolicy()]
 
@@ -33,7 +33,7 @@ def random_position(rng: random.Random) -> GameState:
             moves = state.legal_moves()
             if not moves:
                 break
-            state = state.apply(moves[rng.randrange(len(moves))])
+            state = state.apply(state.to_move, moves[rng.randrange(len(moves))])
         if not state.is_terminal:
             return state
 
@@ -46,7 +46,7 @@ def test_every_answer_is_legal_in_random_positions() -> None:
         for policy in POLICIES:
             move = policy.choose(state.view_for(state.to_move), legal)
             assert move in legal, (policy.name, state, move)
-            state.apply(move)
+            state.apply(state.to_move, move)
 
 
 @pytest.mark.parametrize("block", range(4))
@@ -61,7 +61,7 @@ def test_whole_games_between_all_three_end_with_legal_moves_only(block: int) -> 
             legal = state.legal_moves()
             move = choose_for(state, seats[state.to_move])
             assert move in legal
-            state = state.apply(move)
+            state = state.apply(state.to_move, move)
             actions += 1
             assert actions < 2000, f"game {game} does not end"
         assert state.winner is not None and state.hand_count(state.winner) == 0

@@ -20,8 +20,9 @@ from games.bots import (
     make_policy,
     play_game,
 )
-from games.rules import PASS, GameState, IllegalMoveError, Move, Play, parse_move
+from games.rules import IllegalMoveError
 from games.rules.cards import cards_from_mask
+from games.rules.gandengyan import PASS, GameState, Move, Play, parse_move
 
 CARD_TOKEN = re.compile(r"\b(?:[2-9TJQKA][shdc]|BJ|RJ)\b")
 
@@ -80,7 +81,7 @@ def test_a_bot_is_shown_its_own_view_and_nothing_hidden(name: str) -> None:
             shown = set(CARD_TOKEN.findall(json.dumps(view)))
             assert not shown & hidden, (seed, seat, shown & hidden)
             assert {str(c) for c in state.hand(seat)} <= shown
-            state = state.apply(move)
+            state = state.apply(seat, move)
 
 
 class Cheater:
@@ -98,7 +99,8 @@ def test_choose_for_refuses_a_move_that_is_not_legal() -> None:
 
 
 def test_choose_for_refuses_a_finished_game() -> None:
-    state = GameState.from_position(["4s", "7s 8s", "9s Ts"], stock="", dealer=0).apply_text("4s")
+    state = GameState.from_position(["4s", "7s 8s", "9s Ts"], stock="", dealer=0)
+    state = state.apply_text(0, "4s")
     with pytest.raises(IllegalMoveError) as refused:
         choose_for(state, GreedyPolicy())
     assert refused.value.code == "game_over"
@@ -128,9 +130,9 @@ def test_random_policy_is_uniform_and_repeatable() -> None:
 def test_greedy_plays_its_lowest_combination_and_passes_only_when_it_cannot_beat() -> None:
     state = GameState.from_position(["5s 5h 9d Kc", "6d 6c 2s", "Th Jh Qh"], stock="", dealer=0)
     assert str(choose_for(state, GreedyPolicy())) == "5s"
-    state = state.apply_text("5s 5h")
+    state = state.apply_text(0, "5s 5h")
     assert str(choose_for(state, GreedyPolicy())) == "6d 6c"
-    state = state.apply_text("6d 6c")
+    state = state.apply_text(1, "6d 6c")
     assert choose_for(state, GreedyPolicy()) is PASS
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from games.bots import SensiblePolicy, choose_for
-from games.rules import PASS, GameState, Play
-from games.rules.combos import ComboKind
+from games.rules.gandengyan import PASS, GameState, Play
+from games.rules.gandengyan.combos import ComboKind
 from tests.games.bots.positions import make_position
 
 

@@ -35,14 +35,14 @@ import enum
 import functools
 from collections.abc import Sequence
 
-from .cards import (
+from ..cards import (
     BLACK_JOKER,
     RED_JOKER,
     SUITED_RANKS,
     Rank,
     format_ranks,
 )
-from .errors import NotationError
+from ..errors import NotationError
 
 __all__ = [
     "HARD_BOMB",

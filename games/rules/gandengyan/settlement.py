@@ -6,7 +6,7 @@ hard x4, rocket x8); a loser who played no card at all is spring (春) and pays 
 
 >>> from games.rules.gandengyan import GameState
 >>> state = GameState.from_position(["3s", "4s 5s 6s", "7s 8s 9s Ts Js"], stock="", dealer=0)
->>> result = settle(state.apply_text("3s"), base=400)   # both losers never played: spring
+>>> result = settle(state.apply_text(0, "3s"), base=400)   # both losers never played: spring
 >>> result.payments, result.spring
 ((6400, -2400, -4000), (False, True, True))
 """
@@ -16,10 +16,10 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .cards import Rank, cards_from_mask
+from ..cards import Rank, cards_from_mask
 
 if TYPE_CHECKING:
-    from .gandengyan import GameState
+    from .game import GameState
 
 __all__ = ["Settlement", "settle"]
 

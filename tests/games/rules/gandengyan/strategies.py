@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 
 from hypothesis import strategies as st
 
-from games.rules import GameState, Move, Pass, Play, parse_cards, parse_move
+from games.rules import parse_cards
 from games.rules.cards import BLACK_JOKER, CARDS, RED_JOKER, Card, Rank, format_cards
-from games.rules.combos import Combo
-from tests.games.rules.oracle import ALL_COMBOS
+from games.rules.gandengyan import GameState, Move, Pass, Play, parse_move
+from games.rules.gandengyan.combos import Combo
+from tests.games.rules.gandengyan.oracle import ALL_COMBOS
 
 NATURAL_CARDS: tuple[Card, ...] = CARDS[:52]
 JOKER_CARDS: tuple[Card, ...] = (BLACK_JOKER, RED_JOKER)
@@ -70,7 +71,7 @@ def follow_position(
     stock = [] if stock_empty else [fill[2]]
     state = GameState.from_position([cards, [fill[0]], [*played, fill[1]]], stock, dealer=2)
     text = format_cards(played) + (f" = {meaning}" if meaning else "")
-    state = state.apply(parse_move(text))
+    state = state.apply(2, parse_move(text))
     assert state.to_move == 0 and state.table is not None
     return state
 
@@ -92,7 +93,7 @@ def random_playout(
     steps = 0
     while state.to_move is not None and (max_steps is None or steps < max_steps):
         moves = state.legal_moves()
-        after = state.apply(moves[rng.randrange(len(moves))])
+        after = state.apply(state.to_move, moves[rng.randrange(len(moves))])
         if stop is not None and stop(after):
             break
         state = after
@@ -171,7 +172,7 @@ def explicit_positions(draw: st.DrawFn, max_hand: int = 12) -> GameState:
     if following:
         leads = [m for m in state.legal_moves() if m.mask != state.hands[leader]]
         if leads:  # a lead that does not end the game
-            return state.apply(draw(st.sampled_from(leads)))
+            return state.apply(leader, draw(st.sampled_from(leads)))
         state = GameState.from_position(hands_by_seat, [], dealer=mover)
     return state
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from .cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards, parse_ranks
+from ..cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards, parse_ranks
+from ..errors import NotationError
 from .combos import Combo, combo_from_ranks, interpretations
-from .errors import NotationError
 
 __all__ = ["PASS", "Move", "Pass", "Play", "move_from_json", "parse_move"]
 

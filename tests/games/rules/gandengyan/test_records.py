@@ -12,9 +12,9 @@ import pytest
 from games.rules.cards import format_cards, parse_cards
 from games.rules.errors import RecordError
 from games.rules.gandengyan import GameState, deal_from_seed
-from games.rules.moves import PASS, Play
-from games.rules.records import FORMAT, GameRecord
-from games.rules.settlement import settle
+from games.rules.gandengyan.moves import PASS, Play
+from games.rules.gandengyan.records import FORMAT, GameRecord
+from games.rules.gandengyan.settlement import settle
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -207,7 +207,7 @@ def test_golden_record_replays_like_the_game_itself(name):
     state = GameState.from_position(record.hands, record.stock, record.dealer)
     for action in record.actions[: result.applied]:
         assert action.seat == state.to_move
-        state = state.apply(action.move)
+        state = state.apply(action.seat, action.move)
     assert state == result.state
     if result.settlement is not None:
         assert settle(state, base=record.base) == result.settlement
@@ -373,7 +373,7 @@ def _random_game(seed: int, stop_after: int | None = None) -> GameState:
     steps = 0
     while state.to_move is not None and (stop_after is None or steps < stop_after):
         moves = state.legal_moves()
-        state = state.apply(moves[chooser.randrange(len(moves))])
+        state = state.apply(state.to_move, moves[chooser.randrange(len(moves))])
         steps += 1
     return state
 
@@ -420,9 +420,9 @@ def test_from_state_record_round_trips_equal():
 
 def test_from_state_writes_as_only_when_the_cards_have_another_meaning():
     state = GameState.from_position(["5s 6h BJ 7c 7d 9c", "5h 6d", "Ks Kh"], "", 0)
-    state = state.apply(Play(parse_cards("5s 6h BJ")))  # led: 4 5 6, the lowest
-    state = state.apply(PASS).apply(PASS)
-    state = state.apply(Play(parse_cards("7c 7d")))  # written canonically: 7d 7c
+    state = state.apply(0, Play(parse_cards("5s 6h BJ")))  # led: 4 5 6, the lowest
+    state = state.apply(1, PASS).apply(2, PASS)
+    state = state.apply(0, Play(parse_cards("7c 7d")))  # written canonically: 7d 7c
     actions = GameRecord.from_state(state, base=400).to_json()["actions"]
     assert actions == [
         {"seat": 0, "play": "5s 6h BJ", "as": "4 5 6"},

@@ -1,24 +1,25 @@
 """The game of 干瞪眼 as a state machine: deal, rounds, passing, drawing, the end of the game.
 
-The state is immutable: ``apply(move)`` returns a new state and leaves this one as it was. A move is
-legal exactly when it is in ``legal_moves()`` (up to the choice of suits, which never matters);
-``apply`` checks it and raises ``IllegalMoveError`` with a stable code otherwise.
+It is the game's ``GameStateProtocol`` (``games.rules.protocol``). The state is immutable:
+``apply(seat, move)`` returns a new state and leaves this one as it was. A move is legal exactly
+when it is made by the seat to move and is in ``legal_moves()`` (up to the choice of suits, which
+never matters); ``apply`` checks both and raises ``IllegalMoveError`` with a stable code otherwise
+(``not_your_turn`` for a seat that is not to move).
 
 >>> state = GameState.from_position(["3s 4h 5d 6c 7s 8h", "9s 9h Tc Jd Qs", "5s 6h Ks 2d BJ"],
 ...                                 stock="Ad 6s 7h", dealer=0)
->>> state = state.apply(parse_move("3s 4h 5d")).apply(PASS)
+>>> state = state.apply(0, parse_move("3s 4h 5d")).apply(1, PASS)
 >>> [str(m) for m in state.legal_moves()]
 ['pass', '5s 6h BJ = 4 5 6']
 """
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from .cards import (
+from ..cards import (
     BLACK_JOKER,
     CARDS,
     RED_JOKER,
@@ -28,8 +29,9 @@ from .cards import (
     format_cards,
     parse_cards,
 )
+from ..errors import AmbiguousPlayError, IllegalMoveError
+from ..protocol import Phase
 from .combos import SINGLE, Combo, beats, interpretations, next_rank
-from .errors import IllegalMoveError
 from .movegen import follow_plays, lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
 from .options import STANDARD, GandengyanRules
@@ -37,14 +39,10 @@ from .options import STANDARD, GandengyanRules
 __all__ = ["GameState", "Phase", "TablePlay", "deal_from_seed"]
 
 _SINGLE_JOKER_MASKS = (BLACK_JOKER.bit, RED_JOKER.bit)
+_AMBIGUOUS = "these cards can be played in more than one way"
 
 
 _LogNode = tuple[Any, int, Move]  # (previous node or None, seat, move)
-
-
-class Phase(enum.Enum):
-    PLAY = "play"
-    OVER = "over"
 
 
 class TablePlay(NamedTuple):
@@ -273,18 +271,30 @@ class GameState(_Fields):
         moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
         return moves
 
-    def is_legal(self, move: Move) -> bool:
+    def legal_actions(self, seat: int) -> list[Move]:
+        """``legal_moves()`` when ``seat`` is to move; nothing for any other seat."""
+        if seat != self.to_move or type(seat) is not int:
+            return []
+        return self.legal_moves()
+
+    def is_legal(self, seat: int, move: Move) -> bool:
+        """Whether ``seat`` may make ``move`` now."""
         try:
-            self.resolve(move)
+            self.resolve(seat, move)
         except IllegalMoveError:
             return False
         return True
 
-    def resolve(self, move: Move) -> Move:
-        """The move as it counts here (a play gets its meaning), or ``IllegalMoveError``."""
-        seat = self.to_move
-        if seat is None:
-            raise IllegalMoveError("game_over", "the game is over: no more actions")
+    def resolve(self, seat: int, move: Move, *, strict: bool = False) -> Move:
+        """``seat``'s move as it counts here (a play gets its meaning), or ``IllegalMoveError``:
+        ``game_over`` once the game is over, ``not_your_turn`` when another seat is to move.
+
+        A play that names no meaning takes the one the rules give it (leading, the lowest;
+        following, the one that beats). With ``strict``, a play whose cards have more than one
+        legal meaning here raises ``AmbiguousPlayError`` (``choose_meaning``) with them instead:
+        for a person's move, which should say what it means."""
+        if seat != self.to_move or type(seat) is not int:
+            raise IllegalMoveError.out_of_turn(seat, self.to_move)
         table = self.table
         if isinstance(move, Pass):
             if table is None:
@@ -321,7 +331,13 @@ class GameState(_Fields):
                 )
             return move
         if table is None:
+            if strict and len(meanings) > 1:
+                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in meanings])
             return move.with_combo(meanings[0])
+        if strict:
+            beating = [meaning for meaning in meanings if beats(meaning, table.combo)]
+            if len(beating) > 1:
+                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in beating])
         for meaning in meanings:
             if beats(meaning, table.combo):
                 return move.with_combo(meaning)
@@ -354,12 +370,13 @@ class GameState(_Fields):
 
     # Applying moves ------------------------------------------------------------------------------
 
-    def apply(self, move: Move) -> GameState:
-        """The state after the player to move makes ``move``; raises ``IllegalMoveError``."""
-        return self._apply_resolved(self.resolve(move))
+    def apply(self, seat: int, move: Move) -> GameState:
+        """The state after ``seat`` makes ``move``; raises ``IllegalMoveError`` when it is not
+        that seat's turn (``not_your_turn``) or the move is not legal."""
+        return self._apply_resolved(self.resolve(seat, move))
 
-    def apply_text(self, text: str) -> GameState:
-        return self.apply(parse_move(text))
+    def apply_text(self, seat: int, text: str) -> GameState:
+        return self.apply(seat, parse_move(text))
 
     def _apply_resolved(self, move: Move) -> GameState:
         """Apply a move that ``resolve`` returned. Unchecked: never call it with anything else."""
@@ -486,6 +503,10 @@ class GameState(_Fields):
         if seat is not None:
             view["hand"] = [str(card) for card in cards_from_mask(self.hands[seat])]
         return view
+
+    def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
+        """``view_for``, under the protocol's name."""
+        return self.view_for(seat, history=history)
 
     # Identity ------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import GameState, parse_move
+from games.rules.gandengyan import GameState, parse_move
 
 HANDS = ["3s 4h 5d Kc Kd 8c", "4s 5s 6s Jd Qs", "7s 7h 7d 2d BJ"]
 STOCK = "Ad 6d 7c 8h"
@@ -34,7 +34,7 @@ HISTORY = [
 
 def play(state: GameState, actions: list[str]) -> GameState:
     for text in actions:
-        state = state.apply(parse_move(text))
+        state = state.apply(state.to_move, parse_move(text))
     return state
 
 
@@ -174,4 +174,4 @@ def test_the_round_at_each_step_of_seeded_games() -> None:
         rng = random.Random(seed)
         while not state.is_terminal:
             assert state.round_actions == state.history[state.round_start :]
-            state = state.apply(rng.choice(state.legal_moves()))
+            state = state.apply(state.to_move, rng.choice(state.legal_moves()))

@@ -13,17 +13,30 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .cards import Card, format_cards, parse_cards
-from .errors import IllegalMoveError, NotationError, RecordError
-from .gandengyan import GameState, deal_from_seed
+from ..cards import Card, format_cards, parse_cards
+from ..errors import NotationError, RecordError
+from ..replay import ReplayError, ReplayResult, replay_actions
+from .game import GameState, deal_from_seed
 from .moves import Move, Play, move_from_json
 from .options import GandengyanRules, RulesError
 from .settlement import Settlement, settle
 
-__all__ = ["FORMAT", "Action", "GameRecord", "ReplayError", "ReplayResult"]
+__all__ = ["FORMAT", "Action", "GameRecord", "ReplayError", "ReplayResult", "action_json"]
 
 FORMAT = "gandengyan-record/1"
 _KEYS = {"format", "rules", "base", "dealer", "hands", "stock", "actions", "seed", "meta"}
+
+
+def action_json(move: Move) -> dict[str, Any]:
+    """A move as records and stored game events write it: ``{"pass": true}``, or ``{"play":
+    cards}`` with ``"as"`` only when the cards could mean another combination."""
+    if isinstance(move, Play):
+        data: dict[str, Any] = {"play": format_cards(move.cards)}
+        if move.names_meaning():
+            assert move.combo is not None
+            data["as"] = move.combo.ranks_text()
+        return data
+    return {"pass": True}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -32,39 +45,7 @@ class Action:
     move: Move
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"seat": self.seat}
-        if isinstance(self.move, Play):
-            data["play"] = format_cards(self.move.cards)
-            if self.move.names_meaning():
-                assert self.move.combo is not None
-                data["as"] = self.move.combo.ranks_text()
-        else:
-            data["pass"] = True
-        return data
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ReplayError:
-    index: int
-    code: str
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "code": self.code, "message": self.message}
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ReplayResult:
-    """How far a record replays: the state after every legal action, and the first illegal one."""
-
-    applied: int
-    error: ReplayError | None
-    state: GameState
-    settlement: Settlement | None
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
+        return {"seat": self.seat, **action_json(self.move)}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -195,28 +176,13 @@ class GameRecord:
     def initial_state(self) -> GameState:
         return GameState.from_position(self.hands, self.stock, self.dealer, rules=self.rules)
 
-    def replay(self) -> ReplayResult:
+    def replay(self) -> ReplayResult[GameState, Settlement]:
         """Apply the actions in order, stopping at the first illegal one."""
-        state = self.initial_state()
-        for index, action in enumerate(self.actions):
-            try:
-                if state.to_move is None:
-                    raise IllegalMoveError("game_over", "the game is already over")
-                if action.seat != state.to_move:
-                    raise IllegalMoveError(
-                        "not_your_turn",
-                        f"seat {action.seat} acted, but it is seat {state.to_move}'s turn",
-                    )
-                state = state.apply(action.move)
-            except IllegalMoveError as exc:
-                return ReplayResult(
-                    applied=index,
-                    error=ReplayError(index, exc.code, f"action {index}: {exc.message}"),
-                    state=state,
-                    settlement=None,
-                )
-        settlement = settle(state, base=self.base) if state.is_terminal else None
-        return ReplayResult(len(self.actions), None, state, settlement)
+        return replay_actions(
+            self.initial_state(),
+            ((action.seat, action.move) for action in self.actions),
+            lambda state: settle(state, base=self.base),
+        )
 
 
 def _cards_field(value: Any, where: str) -> tuple[Card, ...]:

@@ -18,31 +18,29 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.rules import (
+from games.rules import AmbiguousPlayError, IllegalMoveError, format_cards, parse_cards
+from games.rules.cards import CARDS, Card, Rank, mask_of
+from games.rules.gandengyan import (
     PASS,
     GameRecord,
     GameState,
-    IllegalMoveError,
     Pass,
     Play,
-    format_cards,
     interpretations,
-    parse_cards,
     parse_move,
     settle,
 )
-from games.rules.cards import CARDS, Card, Rank, mask_of
-from games.rules.combos import Combo, ComboKind, beats
-from games.rules.moves import move_from_json
-from games.rules.records import Action
-from tests.games.rules.oracle import (
+from games.rules.gandengyan.combos import Combo, ComboKind, beats
+from games.rules.gandengyan.moves import move_from_json
+from games.rules.gandengyan.records import Action
+from tests.games.rules.gandengyan.oracle import (
     ALL_COMBOS,
     beats_by_definition,
     legal_actions_by_brute_force,
     lone_joker_meaning,
     meanings_by_definition,
 )
-from tests.games.rules.strategies import (
+from tests.games.rules.gandengyan.strategies import (
     action_key,
     card_lists,
     explicit_positions,
@@ -93,8 +91,8 @@ def test_every_legal_move_applies(state: GameState) -> None:
         assert moves[0] is PASS
     hand = state.hands[seat]
     for move in moves:
-        assert state.is_legal(move)
-        after = state.apply(move)
+        assert state.is_legal(seat, move)
+        after = state.apply(seat, move)
         assert after.history == (*state.history, (seat, move))
         if isinstance(move, Play):
             assert move.mask & ~hand == 0
@@ -178,15 +176,15 @@ def test_an_action_applies_exactly_when_it_is_a_legal_action(case: tuple[GameSta
         expected = (ranks, candidates[0]) if candidates else None
     if expected is None:
         with pytest.raises(IllegalMoveError) as error:
-            state.apply(move)
+            state.apply(state.to_move, move)
         event(f"refused: {error.value.code}")
-        assert not state.is_legal(move)
+        assert not state.is_legal(state.to_move, move)
         assert state == twin
         assert all_views(state) == views
         assert state.legal_moves() == twin.legal_moves()
     else:
         assert seat is not None
-        after = state.apply(move)
+        after = state.apply(seat, move)
         event("applied: " + ("lead" if state.table is None else "follow"))
         assert after.history[-1][0] == seat
         assert action_key(after.history[-1][1]) == expected
@@ -281,10 +279,36 @@ def test_card_text_round_trips(data: st.DataObject, cards: list[Card]) -> None:
 
 @MEDIUM
 @given(states())
+def test_strict_resolve_asks_exactly_when_the_legal_moves_hold_several_meanings(
+    state: GameState,
+) -> None:
+    """The meanings a strict resolve offers are those of the legal moves with the same cards,
+    in the order ``legal_moves()`` lists them."""
+    seat = state.to_move
+    if seat is None:
+        return
+    by_mask: dict[int, list[Play]] = {}
+    for move in state.legal_moves():
+        if isinstance(move, Play):
+            by_mask.setdefault(move.mask, []).append(move)
+    for moves in by_mask.values():
+        cards = Play(moves[0].cards)
+        if len(moves) > 1:
+            event("ambiguous")
+            with pytest.raises(AmbiguousPlayError) as error:
+                state.resolve(seat, cards, strict=True)
+            assert error.value.meanings == tuple(m.combo.ranks_text() for m in moves)
+            assert state.resolve(seat, cards) == moves[0]
+        else:
+            assert state.resolve(seat, cards, strict=True) == moves[0], format_cards(cards.cards)
+
+
+@MEDIUM
+@given(states())
 def test_every_legal_move_round_trips_through_its_text(state: GameState) -> None:
     for move in state.legal_moves():
         text = str(move)
-        assert state.resolve(parse_move(text)) == move
+        assert state.resolve(state.to_move, parse_move(text)) == move
         assert move_from_json(move.to_json()) == move
         assert str(parse_move(text)) == text
 
@@ -467,9 +491,10 @@ def test_only_the_player_to_move_acts(state: GameState) -> None:
     moves = state.legal_moves()
     if state.to_move is None:
         assert moves == []
-        with pytest.raises(IllegalMoveError) as error:
-            state.apply(PASS)
-        assert error.value.code == "game_over"
+        for seat in range(state.players):
+            with pytest.raises(IllegalMoveError) as error:
+                state.apply(seat, PASS)
+            assert error.value.code == "game_over"
         return
     if not moves:  # a leader holding one joker while the stock lasts: nothing to do
         return
@@ -486,8 +511,12 @@ def test_only_the_player_to_move_acts(state: GameState) -> None:
         ).replay()
         if seat == state.to_move:
             assert result.ok
-            assert result.state == state.apply(move)
+            assert result.state == state.apply(seat, move)
         else:
             assert result.error is not None and result.error.code == "not_your_turn"
             assert result.applied == len(state.history)
+            with pytest.raises(IllegalMoveError) as error:
+                state.apply(seat, move)
+            assert error.value.code == "not_your_turn"
+            assert result.error.message == f"action {len(state.history)}: {error.value.message}"
             assert result.state == state

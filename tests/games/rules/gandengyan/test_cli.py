@@ -17,7 +17,7 @@ import pytest
 
 from games.rules.cards import format_ranks, parse_cards, parse_ranks
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 RECORDS = Path(__file__).parent / "records"
 
 STATE_KEYS = {"to_move", "hands", "stock", "table", "multiplier"}
@@ -727,3 +727,27 @@ def test_unknown_command_exits_2(runs):
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip()
+
+
+def test_the_package_runs_the_same_command_line():
+    golden = RECORDS / "settlement_example_2.json"
+    as_package = subprocess.run(
+        [sys.executable, "-m", "games.rules.gandengyan", "replay", str(golden)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert as_package.returncode == 0, as_package.stderr
+    assert as_package.stdout == cli("replay", golden).stdout
+    usage = subprocess.run(
+        [sys.executable, "-m", "games.rules.gandengyan", "nothing"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert usage.returncode == 2
+    assert usage.stderr.startswith("usage: python -m games.rules.gandengyan ")

@@ -1,4 +1,5 @@
-"""The engine's command line: ``python -m games.rules replay|legal|simulate``.
+"""干瞪眼's command line: ``python -m games.rules replay|legal|simulate``, which is also
+``python -m games.rules.gandengyan``.
 
 Output is JSON for programs. Exit status: 0 ok, 1 an action in the record is illegal, 2 the record
 (or the command line) is malformed, with a message on standard error.
@@ -12,15 +13,17 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import RecordError
+from ..errors import RecordError
+from .game import GameState
 from .moves import Play
 from .records import GameRecord, ReplayResult
+from .settlement import Settlement
 from .simulate import simulate
 
 __all__ = ["main"]
 
 
-def _state_json(result: ReplayResult) -> dict[str, Any]:
+def _state_json(result: ReplayResult[GameState, Settlement]) -> dict[str, Any]:
     state = result.state
     return {
         "to_move": state.to_move,
@@ -80,9 +83,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m games.rules") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m games.rules", description="The 干瞪眼 rules engine from the command line."
+        prog=prog, description="The 干瞪眼 rules engine from the command line."
     )
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay a record and print the result as JSON")
@@ -105,8 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m games.rules") -> int:
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from games.rules.cards import parse_cards, parse_ranks
-from games.rules.combos import combo_from_ranks
 from games.rules.gandengyan import GameState
-from games.rules.moves import PASS, Move, Play
-from games.rules.settlement import Settlement, settle
+from games.rules.gandengyan.combos import combo_from_ranks
+from games.rules.gandengyan.moves import PASS, Move, Play
+from games.rules.gandengyan.settlement import Settlement, settle
 
 BASE = 400
 
@@ -26,7 +26,7 @@ def act(action: str) -> Move:
 def play_out(hands: list[str], actions: list[str], dealer: int = 0, stock: str = "") -> GameState:
     state = GameState.from_position(hands, stock, dealer)
     for action in actions:
-        state = state.apply(act(action))
+        state = state.apply(state.to_move, act(action))
     return state
 
 
@@ -189,8 +189,8 @@ def test_multiplier_grows_as_bombs_are_played():
         ["7s 7h 7d 9c", "3s 3h 3d 3c 4h", "BJ RJ 5h"], stock="", dealer=0
     )
     seen = []
-    for action in ["7s 7h 7d", "3s 3h 3d 3c", "BJ RJ"]:
-        state = state.apply(act(action))
+    for seat, action in enumerate(["7s 7h 7d", "3s 3h 3d 3c", "BJ RJ"]):
+        state = state.apply(seat, act(action))
         seen.append(state.multiplier)
     assert seen == [2, 8, 64]
 
@@ -257,7 +257,7 @@ def test_payments_are_zero_sum_in_random_games():
         state = GameState.deal(seed)
         while state.to_move is not None:
             moves = state.legal_moves()
-            state = state.apply(moves[chooser.randrange(len(moves))])
+            state = state.apply(state.to_move, moves[chooser.randrange(len(moves))])
         result = settle(state, base=BASE)
         assert sum(result.payments) == 0
         assert result.winner == state.winner
@@ -280,7 +280,7 @@ def test_settle_refuses_a_game_that_is_not_over():
     with pytest.raises(ValueError, match="not over"):
         settle(state, base=BASE)
     with pytest.raises(ValueError, match="not over"):
-        settle(state.apply(act("3s")), base=BASE)
+        settle(state.apply(0, act("3s")), base=BASE)
     with pytest.raises(ValueError, match="not over"):
         settle(GameState.deal(0), base=BASE)
 

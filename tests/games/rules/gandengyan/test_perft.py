@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from games.rules import GameState, Pass, Play
-from tests.games.rules.oracle import legal_actions_by_brute_force
-from tests.games.rules.strategies import action_key, follow_position, lead_position
+from games.rules.gandengyan import GameState, Pass, Play
+from tests.games.rules.gandengyan.oracle import legal_actions_by_brute_force
+from tests.games.rules.gandengyan.strategies import action_key, follow_position, lead_position
 
 DATA = json.loads((Path(__file__).parent / "perft_positions.json").read_text(encoding="utf-8"))
 POSITIONS: list[dict[str, Any]] = DATA["positions"]
@@ -43,7 +43,7 @@ def perft(state: GameState, depth: int) -> int:
     moves = state.legal_moves()
     if depth == 1:
         return len(moves)
-    return sum(perft(state.apply(move), depth - 1) for move in moves)
+    return sum(perft(state.apply(state.to_move, move), depth - 1) for move in moves)
 
 
 def test_the_data_file_is_big_enough_and_consistent() -> None:
@@ -67,7 +67,7 @@ def test_perft_position(entry: dict[str, Any]) -> None:
     assert len(moves) == entry["count"]
     # Every listed action is accepted as it stands, by the player to move, from their hand.
     for move in moves:
-        after = state.apply(move)
+        after = state.apply(state.to_move, move)
         assert after.history[-1] == (state.to_move, move)
         if isinstance(move, Play):
             assert set(move.cards) <= set(state.hand(state.to_move))

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from games.rules.cards import CARDS, format_cards, parse_cards, parse_ranks
-from games.rules.combos import Combo, ComboKind, combo_from_ranks
-from games.rules.errors import IllegalMoveError
+from games.rules.errors import AmbiguousPlayError, IllegalMoveError
 from games.rules.gandengyan import GameState, Phase, deal_from_seed
-from games.rules.moves import PASS, Move, Play, parse_move
+from games.rules.gandengyan.combos import Combo, ComboKind, combo_from_ranks
+from games.rules.gandengyan.moves import PASS, Move, Play, parse_move
 
 
 def combo(ranks: str) -> Combo:
@@ -33,7 +33,7 @@ def act(action: str | tuple[str, str]) -> Move:
 def run(state: GameState, *actions: str | tuple[str, str]) -> GameState:
     """Apply actions in order: ``"pass"``, ``"cards"`` or ``("cards", "meaning")``."""
     for action in actions:
-        state = state.apply(act(action))
+        state = state.apply(state.to_move, act(action))
     return state
 
 
@@ -45,9 +45,10 @@ def hands_of(state: GameState) -> list[str]:
     return [format_cards(state.hand(seat)) for seat in range(state.players)]
 
 
-def code_of(state: GameState, move: Move) -> str:
+def code_of(state: GameState, move: Move, seat: int | None = None) -> str:
+    """The code of the error ``move`` raises, made by ``seat`` (the seat to move by default)."""
     with pytest.raises(IllegalMoveError) as excinfo:
-        state.apply(move)
+        state.apply(state.to_move if seat is None else seat, move)
     return excinfo.value.code
 
 
@@ -68,9 +69,9 @@ def test_dealer_leads_the_first_round(dealer):
 def test_play_passes_from_seat_s_to_seat_s_plus_1_mod_3(dealer):
     state = position(["3s 9s", "4s 9h", "5s 9d"], dealer=dealer)
     first = "345"[dealer] + "s"
-    state = state.apply(play(first))
+    state = state.apply(dealer, play(first))
     assert state.to_move == (dealer + 1) % 3
-    state = state.apply(PASS)
+    state = state.apply((dealer + 1) % 3, PASS)
     assert state.to_move == (dealer + 2) % 3
 
 
@@ -180,14 +181,14 @@ def test_leader_may_lead_any_combination():
         ("9s 9h 9d BJ", "9 9 9 9"),
         ("5d BJ", "5 5"),
     ]:
-        assert state.apply(play(cards)).table.combo is combo(meaning)
+        assert state.apply(0, play(cards)).table.combo is combo(meaning)
 
 
 def test_passing_is_allowed_even_for_a_player_who_could_beat():
     state = run(position(["4s 9c", "5h 5d", "7s 8s"]), "4s")
-    assert state.is_legal(play("5h"))
+    assert state.is_legal(1, play("5h"))
     assert PASS in state.legal_moves()
-    after = state.apply(PASS)
+    after = state.apply(1, PASS)
     assert after.to_move == 2
     assert after.table == state.table
     assert after.hands == state.hands
@@ -212,7 +213,7 @@ def test_passes_must_follow_one_another_since_the_last_play():
     # seat 1 passed before seat 2 played: only one pass since the last play
     assert state.table.seat == 2
     assert state.to_move == 1
-    state = state.apply(PASS)
+    state = state.apply(1, PASS)
     assert state.table is None
     assert state.to_move == 2  # the last play wins the round
 
@@ -230,7 +231,7 @@ def test_draws_start_with_the_round_winner_in_seat_order_until_the_stock_runs_ou
     state = position(["3s Ts", "4s Js", "5s Qs"], stock="6h 7h 8h 9d", dealer=1)
     state = run(state, "4s", "5s", "pass")
     assert state.stock_count == 4  # nothing drawn during a round
-    state = state.apply(PASS)  # seat 2 won the round
+    state = state.apply(1, PASS)  # seat 2 won the round
     assert hands_of(state) == ["3s 7h Ts", "8h Js", "6h Qs"]
     assert state.stock_count == 1
     assert [str(c) for c in state.stock_cards()] == ["9d"]
@@ -283,7 +284,7 @@ def test_stock_of_two_gives_the_round_winner_and_the_next_seat_one_card_each():
 
 def test_game_ends_at_once_when_the_last_card_is_played():
     state = run(position(["4s 9c", "5h", "6s 8s"], stock="Kd Kh Ks"), "4s")
-    end = state.apply(play("5h"))
+    end = state.apply(1, play("5h"))
     assert end.winner == 1
     assert end.to_move is None
     assert end.phase is Phase.OVER
@@ -295,7 +296,7 @@ def test_game_ends_at_once_when_the_last_card_is_played():
 
 
 def test_dealer_who_leads_the_last_card_wins_at_once():
-    end = position(["7c", "5h 6h", "8s 9s"], stock="Kd").apply(play("7c"))
+    end = position(["7c", "5h 6h", "8s 9s"], stock="Kd").apply(0, play("7c"))
     assert end.winner == 0
     assert end.to_move is None
     assert end.stock_count == 1
@@ -305,7 +306,8 @@ def test_dealer_who_leads_the_last_card_wins_at_once():
 def test_no_action_after_the_end_of_the_game(move):
     end = run(position(["4s 9c", "5h", "6s 8s"], stock="Kd"), "4s", "5h")
     assert code_of(end, move) == "game_over"
-    assert not end.is_legal(move)
+    assert all(code_of(end, move, seat) == "game_over" for seat in range(3))
+    assert not any(end.is_legal(seat, move) for seat in range(3))
 
 
 # Illegal actions --------------------------------------------------------------------------------
@@ -336,7 +338,7 @@ def test_naming_a_meaning_that_does_not_beat_is_refused_without_fallback():
     assert state.table.combo is combo("5 6 7")
     # 6-7-8 would beat, but the player named 5-6-7
     assert code_of(state, play("6s 7h BJ", "5 6 7")) == "does_not_beat"
-    assert state.apply(play("6s 7h BJ", "6 7 8")).table.combo is combo("6 7 8")
+    assert state.apply(1, play("6s 7h BJ", "6 7 8")).table.combo is combo("6 7 8")
 
 
 def test_not_beating_the_table_is_refused():
@@ -359,23 +361,68 @@ def test_not_beating_the_table_is_refused():
 )
 def test_leading_without_a_meaning_takes_the_lowest(cards, meaning):
     state = position([cards + " 9c", "5c 6c", "7s 8s"])
-    assert state.apply(play(cards)).table.combo is combo(meaning)
-    assert state.resolve(play(cards)).combo is combo(meaning)
+    assert state.apply(0, play(cards)).table.combo is combo(meaning)
+    assert state.resolve(0, play(cards)).combo is combo(meaning)
 
 
 def test_leader_may_name_the_other_meaning():
     state = position(["5s 6h BJ 9c", "5c 6c", "7s 8s"])
-    assert state.apply(play("5s 6h BJ", "5 6 7")).table.combo is combo("5 6 7")
-    assert state.apply(play("5s 6h BJ", "4 5 6")).table.combo is combo("4 5 6")
+    assert state.apply(0, play("5s 6h BJ", "5 6 7")).table.combo is combo("5 6 7")
+    assert state.apply(0, play("5s 6h BJ", "4 5 6")).table.combo is combo("4 5 6")
+
+
+@pytest.mark.parametrize(
+    ("hand", "cards", "meanings"),
+    [
+        ("5s 6h BJ 9c", "5s 6h BJ", ("4 5 6", "5 6 7")),
+        ("5s 5h 6s BJ 9c", "5h 6s BJ", ("4 5 6", "5 6 7")),  # not the lowest suits: asked too
+        ("Qs Kh BJ 9c", "Qs Kh BJ", ("J Q K", "Q K A")),
+        ("4s 5h 6d 7c BJ", "4s 5h 6d 7c BJ", ("3 4 5 6 7", "4 5 6 7 8")),
+    ],
+)
+def test_strict_resolve_asks_which_meaning_of_an_ambiguous_lead(hand, cards, meanings):
+    state = position([hand, "5c 6c", "7s 8s"])
+    with pytest.raises(AmbiguousPlayError) as excinfo:
+        state.resolve(0, play(cards), strict=True)
+    error = excinfo.value
+    assert isinstance(error, IllegalMoveError)
+    assert error.code == "choose_meaning"
+    assert error.message == "these cards can be played in more than one way"
+    assert error.meanings == meanings
+    # Naming one of them is enough; the rules' own choice is still the lowest.
+    for meaning in meanings:
+        assert state.resolve(0, play(cards, meaning), strict=True).combo is combo(meaning)
+    assert state.resolve(0, play(cards)).combo is combo(meanings[0])
+    assert state.apply(0, play(cards)).table.combo is combo(meanings[0])
+
+
+def test_strict_resolve_lets_plays_of_one_meaning_through():
+    state = position(["5s 5h 6h 7h BJ 9c", "5c 6c", "7s 8s"])
+    for cards in ["5s", "5s 5h", "5h BJ", "5s 6h 7h", "5s 5h BJ"]:
+        assert state.resolve(0, play(cards), strict=True) == state.resolve(0, play(cards))
+    following = run(position(["5d 6d 7d 3c", "6s 7h BJ 9c", "Ks Kh"]), "5d 6d 7d")
+    # 5-6-7 or 6-7-8, but only 6-7-8 beats the table: nothing to ask
+    assert following.resolve(1, play("6s 7h BJ"), strict=True).combo is combo("6 7 8")
+
+
+def test_strict_resolve_checks_the_turn_and_the_cards_first():
+    state = position(["5s 6h BJ 9c", "5c 6c", "7s 8s"])
+    assert code_of(state, play("5s 6h BJ"), seat=1) == "not_your_turn"
+    with pytest.raises(IllegalMoveError) as excinfo:
+        state.resolve(1, play("5s 6h BJ"), strict=True)
+    assert excinfo.value.code == "not_your_turn"
+    with pytest.raises(IllegalMoveError) as excinfo:
+        state.resolve(0, play("5s 6h RJ"), strict=True)
+    assert excinfo.value.code == "cards_not_in_hand"
 
 
 def test_following_without_a_meaning_takes_the_one_that_beats():
     # 6-7 + joker is 5-6-7 or 6-7-8; on 5-6-7 only 6-7-8 beats, the higher of the two
     state = run(position(["5d 6d 7d 3c", "6s 7h BJ 9c", "Ks Kh"]), "5d 6d 7d")
-    assert state.apply(play("6s 7h BJ")).table.combo is combo("6 7 8")
+    assert state.apply(1, play("6s 7h BJ")).table.combo is combo("6 7 8")
     # on 4-5-6 only 5-6-7 beats, the lower of the two
     state = run(position(["4d 5d 6d 3c", "6s 7h BJ 9c", "Ks Kh"]), "4d 5d 6d")
-    assert state.apply(play("6s 7h BJ")).table.combo is combo("5 6 7")
+    assert state.apply(1, play("6s 7h BJ")).table.combo is combo("5 6 7")
 
 
 def test_following_with_a_play_none_of_whose_meanings_beats_is_refused():
@@ -423,7 +470,7 @@ def test_lone_last_joker_with_an_empty_stock_may_lead_and_ends_the_game(joker):
     state = run(position(["4s 9c", "5h Jh", "6s " + joker]), "4s", "5h", "6s", "pass", "pass")
     assert state.to_move == 2 and state.table is None and state.hand_count(2) == 1
     assert len(state.legal_moves()) == 1
-    end = state.apply(play(joker))
+    end = state.apply(2, play(joker))
     assert end.winner == 2
     assert end.to_move is None
     assert end.table.combo.kind is ComboKind.SINGLE
@@ -436,7 +483,7 @@ def test_lone_last_joker_with_an_empty_stock_may_lead_and_ends_the_game(joker):
 def test_lone_last_joker_follows_a_single_as_one_higher(table, meaning):
     state = run(position([f"{table} 9c", "RJ", "7s 8s"]), table)
     assert state.legal_moves() == [PASS, play("RJ", meaning)]
-    end = state.apply(play("RJ"))
+    end = state.apply(1, play("RJ"))
     assert end.table.combo is combo(meaning)
     assert end.winner == 1
     assert end.to_move is None
@@ -459,13 +506,13 @@ def test_lone_joker_becomes_playable_once_the_stock_runs_out():
     # seat 1 holds a joker; the last stock card goes to seat 0, then seat 1 leads it alone
     state = position(["4s 9c", "5h BJ", "6s"], stock="Kd")
     state = run(state, "4s", "5h", "pass")
-    state = state.apply(PASS)  # seat 1 wins the round and draws Kd
+    state = state.apply(0, PASS)  # seat 1 wins the round and draws Kd
     assert hands_of(state)[1] == "Kd BJ"
     assert state.stock_count == 0
     assert code_of(state, play("BJ")) == "lone_joker"  # not the last card
     state = run(state, "Kd", "pass", "pass")
     assert hands_of(state)[1] == "BJ"
-    end = state.apply(play("BJ"))
+    end = state.apply(1, play("BJ"))
     assert end.winner == 1
 
 
@@ -504,6 +551,44 @@ REJECTED = [
 ]
 
 
+# Whose turn it is ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [_leading, _following, _joker_with_stock])
+def test_a_seat_that_is_not_to_move_is_refused_and_nothing_changes(build):
+    state = build()
+    twin = build()
+    views = [state.view_for(seat) for seat in (None, 0, 1, 2)]
+    for seat in range(3):
+        if seat == state.to_move:
+            continue
+        for move in [PASS, *state.legal_moves()]:
+            with pytest.raises(IllegalMoveError) as excinfo:
+                state.apply(seat, move)
+            assert excinfo.value.code == "not_your_turn"
+            assert excinfo.value.message == (
+                f"seat {seat} acted, but it is seat {state.to_move}'s turn"
+            )
+            assert not state.is_legal(seat, move)
+    assert state == twin
+    assert [state.view_for(seat) for seat in (None, 0, 1, 2)] == views
+
+
+@pytest.mark.parametrize("seat", [True, 1.0, "1", None, -1, 3])
+def test_a_seat_that_is_not_a_seat_number_is_not_to_move(seat):
+    state = run(position(["4s 9c", "5h 5d", "7s 8s"]), "4s")
+    assert state.to_move == 1
+    with pytest.raises(IllegalMoveError) as excinfo:
+        state.apply(seat, PASS)
+    assert excinfo.value.code == "not_your_turn"
+
+
+def test_the_turn_is_checked_before_the_move():
+    state = _leading()
+    assert code_of(state, play("4h"), seat=1) == "not_your_turn"
+    assert code_of(state, PASS, seat=2) == "not_your_turn"
+
+
 @pytest.mark.parametrize(("build", "move", "code"), REJECTED)
 def test_rejected_action_leaves_the_state_unchanged(build, move, code):
     state = build()
@@ -514,13 +599,13 @@ def test_rejected_action_leaves_the_state_unchanged(build, move, code):
     assert state == twin
     assert [state.view_for(seat) for seat in (None, 0, 1, 2)] == views
     assert state.legal_moves() == legal
-    assert not state.is_legal(move)
+    assert not state.is_legal(state.to_move, move)
 
 
 def test_apply_returns_a_new_state_and_leaves_the_old_one_as_it_was():
     state = position(["4s 9c", "5h Jh", "6s 8s"], stock="Kd")
     twin = position(["4s 9c", "5h Jh", "6s 8s"], stock="Kd")
-    after = state.apply(play("4s"))
+    after = state.apply(0, play("4s"))
     assert after is not state
     assert state == twin
     assert after != state
@@ -547,4 +632,4 @@ def test_every_legal_move_text_round_trips():
     for move in state.legal_moves():
         again = parse_move(str(move))
         assert str(again) == str(move)
-        assert state.resolve(again) == move, str(move)
+        assert state.resolve(0, again) == move, str(move)

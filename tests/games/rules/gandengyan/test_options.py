@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import PASS, GameState, GandengyanRules, RulesError, parse_move, settle
-from games.rules.options import STANDARD
+from games.rules import RulesError
+from games.rules.gandengyan import PASS, GameState, GandengyanRules, parse_move, settle
+from games.rules.gandengyan.options import STANDARD
 
 
 def test_empty_options_are_the_standard_game() -> None:
@@ -56,9 +57,9 @@ def test_with_four_players_a_round_ends_after_three_passes() -> None:
     state = GameState.from_position(
         ["3s 4s", "5h 6h", "7d 8d", "9c Tc"], stock="Js Qs Ks As", dealer=0, rules=rules
     )
-    state = state.apply(parse_move("3s")).apply(PASS).apply(PASS)
+    state = state.apply(0, parse_move("3s")).apply(1, PASS).apply(2, PASS)
     assert state.to_move == 3 and state.table is not None
-    state = state.apply(PASS)
+    state = state.apply(3, PASS)
     assert state.table is None and state.to_move == 0
     # everyone drew one card, the round winner first
     assert [str(c) for c in state.hand(0)] == ["4s", "Js"]
@@ -68,7 +69,7 @@ def test_with_four_players_a_round_ends_after_three_passes() -> None:
 def test_draw_winner_option_lets_only_the_round_winner_draw() -> None:
     rules = GandengyanRules.from_dict({"draw": "winner"})
     state = GameState.from_position(["3s 4s", "5h 6h", "7d 8d"], "Js Qs Ks", dealer=0, rules=rules)
-    state = state.apply(parse_move("3s")).apply(PASS).apply(PASS)
+    state = state.apply(0, parse_move("3s")).apply(1, PASS).apply(2, PASS)
     assert [str(c) for c in state.hand(0)] == ["4s", "Js"]
     assert state.hand_count(1) == 2 and state.hand_count(2) == 2
     assert state.stock_count == 2
@@ -79,7 +80,9 @@ def _rocket_then_out(rules: GandengyanRules) -> GameState:
     state = GameState.from_position(
         ["BJ RJ 3s", "4h 5h 6h 2h", "7d"], stock="", dealer=0, rules=rules
     )
-    return state.apply(parse_move("BJ RJ")).apply(PASS).apply(PASS).apply(parse_move("3s"))
+    return (
+        state.apply(0, parse_move("BJ RJ")).apply(1, PASS).apply(2, PASS).apply(0, parse_move("3s"))
+    )
 
 
 def test_rocket_multiplier_option() -> None:
@@ -111,13 +114,13 @@ def test_one_card_free_and_twos_jokers_double() -> None:
 def test_dealer_one_play_spring() -> None:
     rules = GandengyanRules.from_dict({"dealer_one_play_spring": True})
     state = GameState.from_position(["3s 9s", "4h", "7d 8d"], stock="", dealer=0, rules=rules)
-    state = state.apply(parse_move("3s")).apply(parse_move("4h"))
+    state = state.apply(0, parse_move("3s")).apply(1, parse_move("4h"))
     result = settle(state, base=1)
     assert result.winner == 1
     assert result.spring == (True, False, True)
     assert settle(
         GameState.from_position(["3s 9s", "4h", "7d 8d"], "", 0)
-        .apply(parse_move("3s"))
-        .apply(parse_move("4h")),
+        .apply(0, parse_move("3s"))
+        .apply(1, parse_move("4h")),
         base=1,
     ).spring == (False, False, True)

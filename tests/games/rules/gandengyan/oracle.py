@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from games.rules.cards import CARDS, Card, Rank
-from games.rules.combos import Combo, ComboKind
+from games.rules.gandengyan.combos import Combo, ComboKind
 
 # Rank values of section 1.
 NATURAL_RANKS: tuple[int, ...] = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16)

@@ -11,11 +11,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from ..errors import RulesError
+
 __all__ = ["STANDARD", "GandengyanRules", "RulesError"]
-
-
-class RulesError(ValueError):
-    """Options that do not exist, have the wrong type, or cannot be played yet."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-from .cards import BLACK_JOKER, RED_JOKER, SUITED_RANKS
+from ..cards import BLACK_JOKER, RED_JOKER, SUITED_RANKS
 from .combos import (
     ACE_POSITION,
     HARD_BOMB,

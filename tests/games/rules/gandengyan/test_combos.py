@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from games.rules.cards import CARDS, Rank, mask_of, parse_cards, parse_ranks
-from games.rules.combos import (
+from games.rules.errors import IllegalMoveError, NotationError
+from games.rules.gandengyan import GameState
+from games.rules.gandengyan.combos import (
     HARD_BOMB,
     PAIR,
     PAIR_STRAIGHT,
@@ -24,9 +26,7 @@ from games.rules.combos import (
     interpretations,
     next_rank,
 )
-from games.rules.errors import IllegalMoveError, NotationError
-from games.rules.gandengyan import GameState
-from games.rules.moves import Play
+from games.rules.gandengyan.moves import Play
 
 SUITED = [rank for rank in Rank if not rank.is_joker]
 STRAIGHT_RANKS = [rank for rank in SUITED if rank <= Rank.ACE]  # 3 .. A
@@ -266,9 +266,9 @@ def test_natural_and_wildcard_bombs_of_one_rank_are_equal_so_neither_beats_the_o
         assert not beats(HARD_BOMB[rank], HARD_BOMB[rank])
     # In play: a natural soft bomb of 8s beats a wildcard one of 7s, and the other way round.
     state = follow("7s 7h BJ", "8s 8h 8d")
-    assert state.apply(play("8s 8h 8d")).table.combo is SOFT_BOMB[Rank.EIGHT]
+    assert state.apply(1, play("8s 8h 8d")).table.combo is SOFT_BOMB[Rank.EIGHT]
     state = follow("7s 7h 7d", "8s 8h RJ")
-    assert state.apply(play("8s 8h RJ")).table.combo is SOFT_BOMB[Rank.EIGHT]
+    assert state.apply(1, play("8s 8h RJ")).table.combo is SOFT_BOMB[Rank.EIGHT]
 
 
 # §4 What is not a combination -----------------------------------------------------------------
@@ -626,7 +626,7 @@ def follow(table_cards: str, hand: str) -> GameState:
     state = GameState.from_position(
         [f"{table_cards} {spare[0]}", hand, " ".join(spare[1:4])], stock="", dealer=0
     )
-    return state.apply(play(table_cards))
+    return state.apply(0, play(table_cards))
 
 
 def play(cards: str) -> Play:
@@ -655,7 +655,7 @@ def play(cards: str) -> Play:
 )
 def test_legal_follow_is_accepted_with_the_meaning_that_beats(table, hand, cards, meaning):
     state = follow(table, hand)
-    after = state.apply(play(cards))
+    after = state.apply(1, play(cards))
     assert after.table.seat == 1
     assert after.table.combo is combo(meaning)
     assert any(
@@ -692,7 +692,7 @@ def test_legal_follow_is_accepted_with_the_meaning_that_beats(table, hand, cards
 def test_illegal_follow_is_refused(table, hand, cards, code):
     state = follow(table, hand)
     with pytest.raises(IllegalMoveError) as excinfo:
-        state.apply(play(cards))
+        state.apply(1, play(cards))
     assert excinfo.value.code == code
     move = play(cards)
     assert not any(getattr(m, "mask", None) == move.mask for m in state.legal_moves())

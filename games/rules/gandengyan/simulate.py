@@ -13,8 +13,8 @@ import statistics
 import time
 from typing import Any
 
-from .cards import CARDS
-from .gandengyan import GameState
+from ..cards import CARDS
+from .game import GameState
 from .moves import Play
 from .settlement import settle
 
@@ -95,12 +95,12 @@ def simulate(games: int, seed: int, *, follow20: int = 0) -> SimulationReport:
     started = perf()
     for i in range(games):
         state = GameState.deal(seed + i)
-        while state.to_move is not None:
+        while (seat := state.to_move) is not None:
             before = perf()
             moves = state.legal_moves()
             legal_times.append(perf() - before)
             move = moves[int(pick() * len(moves))]
-            state = state.apply(move)
+            state = state.apply(seat, move)
             actions += 1
             if isinstance(move, Play) and move.combo is not None and move.combo.bomb_class:
                 bombs += 1
@@ -138,7 +138,7 @@ def follow_positions(count: int, seed: int, hand_size: int = 20) -> list[GameSta
         third = deck[6 + hand_size : 11 + hand_size]
         state = GameState.from_position([leader, follower, third], deck[11 + hand_size :], dealer=0)
         leads = state.legal_moves()
-        state = state.apply(leads[rng.randrange(len(leads))])
+        state = state.apply(0, leads[rng.randrange(len(leads))])
         if state.to_move == 1:
             positions.append(state)
     return positions

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
-from games.rules import PASS, GameRecord, GameState, Play, settle
-from games.rules import simulate as simulate_module
 from games.rules.cards import CARDS, cards_from_mask
-from games.rules.combos import ComboKind
-from games.rules.simulate import simulate
+from games.rules.gandengyan import PASS, GameRecord, GameState, Play, settle
+from games.rules.gandengyan import simulate as simulate_module
+from games.rules.gandengyan.combos import ComboKind
+from games.rules.gandengyan.simulate import simulate
 
 GAMES = 300
 BOMB_FACTOR = {ComboKind.SOFT_BOMB: 2, ComboKind.HARD_BOMB: 4, ComboKind.ROCKET: 8}
@@ -87,10 +87,10 @@ def playout(seed: int) -> GameState:
         moves = state.legal_moves()
         assert moves, f"seed {seed}: the player to move has no legal action"
         assert (PASS in moves) == (state.table is not None)
-        assert state.is_legal(PASS) == (state.table is not None)
+        assert state.is_legal(state.to_move, PASS) == (state.table is not None)
         assert 0 not in state.hands
         move = moves[rng.randrange(len(moves))]
-        after = state.apply(move)
+        after = state.apply(state.to_move, move)
         check_step(state, move, after)
         if isinstance(move, Play) and move.combo is not None:
             multiplier *= BOMB_FACTOR.get(move.combo.kind, 1)
