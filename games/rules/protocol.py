@@ -13,16 +13,21 @@ protocol only::
     options = ENGINE.options_from_json(room.rules)          # RulesError if not playable
     state = ENGINE.deal(seed, players=ENGINE.seat_count(options), options=options)
     stored_deal = ENGINE.deal_to_json(state)                # ENGINE.deal_from_json gives it back
+    stored_actions = []
     while not state.is_terminal:
         seat = state.to_move                                # never None before the end
         action = ENGINE.action_from_json(intent)            # NotationError if badly written
         action = state.resolve(seat, action, strict=True)   # IllegalMoveError (not_your_turn ...)
-        stored = ENGINE.action_to_json(action)              # what GameEvent.action keeps
+        stored_actions.append((seat, ENGINE.action_to_json(action)))  # GameEvent.action
         state = state.apply(seat, action)
     # a seat whose time ran out: ENGINE.timeout_action(state, seat); a bot:
     # games.bots.choose_for(state, ENGINE.bot_policy())
     settlement = ENGINE.settle(state, base=room.base)        # payments sum to zero
     record = ENGINE.record_to_json(state, base=room.base, seed=seed)
+    # the same record from what a game's row and events keep, without replaying them:
+    record = ENGINE.record_from_deal(
+        options=options, deal=stored_deal, actions=stored_actions, base=room.base, seed=seed
+    )
 
 Phases are shared (``Phase``): bidding (斗地主's 叫地主), playing, and the end. A game uses the
 ones it has; 干瞪眼 and the test games go straight to play.
@@ -252,6 +257,21 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         meta: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The game's record so far: its deal and every action that led to ``state``."""
+        ...
+
+    def record_from_deal(
+        self,
+        *,
+        options: OptionsT,
+        deal: Mapping[str, Any],
+        actions: Sequence[tuple[int, Mapping[str, Any]]],
+        base: int,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The record ``record_to_json`` writes, from a stored deal (as ``deal_to_json`` wrote
+        it, keys it does not know ignored) and the stored ``(seat, action JSON)`` pairs, written
+        as they are without replaying them: ``replay_record`` is what checks a record."""
         ...
 
     def replay_record(self, data: Any) -> ReplayOutcome[StateT]:

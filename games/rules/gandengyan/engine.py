@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import format_cards
@@ -20,7 +20,7 @@ from ..replay import ReplayResult
 from .game import GameState
 from .moves import PASS, Move, move_from_json
 from .options import STANDARD, GandengyanRules
-from .records import GameRecord, action_json
+from .records import FORMAT, GameRecord, action_json
 from .settlement import Settlement, settle
 
 if TYPE_CHECKING:
@@ -97,6 +97,32 @@ class GandengyanEngine:
         if meta is not None:
             record = dataclasses.replace(record, meta=meta)
         return record.to_json()
+
+    def record_from_deal(
+        self,
+        *,
+        options: GandengyanRules,
+        deal: Mapping[str, Any],
+        actions: Sequence[tuple[int, Mapping[str, Any]]],
+        base: int,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """``GameRecord.to_json``'s fields and order, the deal's hands and stock as stored."""
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": options.to_dict(),
+            "base": base,
+            "dealer": deal["dealer"],
+            "hands": list(deal["hands"]),
+            "stock": deal["stock"],
+            "actions": [{"seat": seat, **action} for seat, action in actions],
+        }
+        if seed is not None:
+            data["seed"] = seed
+        if meta is not None:
+            data["meta"] = dict(meta)
+        return data
 
     def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
         return GameRecord.from_json(data).replay()

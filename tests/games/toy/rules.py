@@ -280,6 +280,30 @@ class HighcardEngine:
             data["meta"] = dict(meta)
         return data
 
+    def record_from_deal(
+        self,
+        *,
+        options: HighcardOptions,
+        deal: Mapping[str, Any],
+        actions: Sequence[tuple[int, Mapping[str, Any]]],
+        base: int,
+        seed: int | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "rules": self.options_to_json(options),
+            "base": base,
+            "dealer": deal["dealer"],
+            "hands": [list(hand) for hand in deal["hands"]],
+            "actions": [{"seat": seat, **action} for seat, action in actions],
+        }
+        if seed is not None:
+            data["seed"] = seed
+        if meta is not None:
+            data["meta"] = dict(meta)
+        return data
+
     def replay_record(self, data: Any) -> ReplayResult[HighcardState, HighcardSettlement]:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f'a record is a JSON object with "format": {FORMAT!r}')
