@@ -23,10 +23,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import RulesError
-from games.rules.gandengyan import GandengyanRules
 
 from . import selectors, services
+from .engines import engine_for
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .presenters import game_templates
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -54,7 +55,8 @@ class RoomAdminForm(forms.ModelForm):
         ]
 
     def clean_rules(self) -> dict[str, Any]:
-        """The rules must be options the engine can play; kept as the options that differ."""
+        """The rules must be options the room's game can play; kept as the options that
+        differ."""
         value = self.cleaned_data.get("rules")
         if value in (None, ""):
             return {}
@@ -64,14 +66,18 @@ class RoomAdminForm(forms.ModelForm):
                 code="invalid",
             )
         try:
-            rules = GandengyanRules.from_dict(value)
+            engine = engine_for(self.instance.game)
+        except LookupError:
+            return value  # the room's checks say that its game is not installed
+        try:
+            options = engine.options_from_json(value)
         except RulesError as exc:
             raise ValidationError(
                 _("These rules cannot be played: %(error)s"),
                 code="invalid",
                 params={"error": str(exc)},
             ) from exc
-        return rules.to_dict()
+        return engine.options_to_json(options)
 
 
 @admin.register(Room)
@@ -295,7 +301,8 @@ class GameAdmin(admin.ModelAdmin):
             "has_view_permission": True,
             "title": gettext("Replay of %(game)s") % {"game": game},
         }
-        return TemplateResponse(request, "admin/games/game/replay.html", context)
+        templates = game_templates(game.game, "admin/games/game/replay.html", folder="admin/games")
+        return TemplateResponse(request, templates, context)
 
 
 # Disputes ----------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from . import selectors, services
-from .frames import card_faces
 from .models import Game
+from .presenters import game_templates, presenter_for
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -81,34 +81,21 @@ def _render_detail(
                 "is_dealer": player.seat == game.dealer,
                 "is_winner": player.seat == game.winner,
                 "is_to_move": player.seat == state.to_move,
-                "hand_count": state.hand_count(player.seat),
                 # Hands are shown only after the end; until then a player sees only their own.
-                "final_hand": card_faces(" ".join(map(str, state.hand(player.seat))))
-                if over
-                else None,
+                "view": state.view(player.seat, history=False) if over else None,
             }
         )
     names = {seat["seat"]: seat["name"] for seat in seats}
-    actions = []
-    for event in selectors.game_actions(game=game):
-        play = event.action.get("play")
-        actions.append(
-            {
-                "number": event.number,
-                "seat": event.seat,
-                "name": names.get(event.seat, ""),
-                "is_pass": play is None,
-                "cards": card_faces(play) if play else [],
-                "meaning": event.action.get("as", ""),
-            }
-        )
-    view = None
-    if not over:
-        view = state.view_for(my_seat)
-        view["hand_faces"] = card_faces(" ".join(view.get("hand", [])))
-        if view["table"] is not None:
-            view["table"]["faces"] = card_faces(view["table"]["cards"])
-            view["table"]["label"] = selectors.COMBO_KIND_LABELS.get(view["table"]["kind"], "")
+    actions = [
+        {
+            "number": event.number,
+            "seat": event.seat,
+            "name": names.get(event.seat, ""),
+            "action": event.action,
+            "text": json.dumps(event.action, ensure_ascii=False),
+        }
+        for event in selectors.game_actions(game=game)
+    ]
     record_json = None
     if over:
         record_json = json.dumps(selectors.game_record(game=game), ensure_ascii=False, indent=2)
@@ -123,13 +110,15 @@ def _render_detail(
         "seats": seats,
         "my_seat": my_seat,
         "over": over,
-        "view": view,
+        "view": None if over else state.view(my_seat),
+        "public": state.view(None, history=False),
         "actions": actions,
-        "multiplier": state.multiplier,
         "seed": game.seed if over else None,
         "record_json": record_json,
         # The form is offered once the game is over; a refused attempt still shows its error.
         "form": form if my_seat is not None and (over or form.errors) else None,
         "my_disputes": my_disputes,
     }
-    return render(request, "games/game_detail.html", context, status=status)
+    presenter_for(game.game).game_page(context)
+    templates = game_templates(game.game, "games/game_detail.html", folder="games")
+    return render(request, templates, context, status=status)

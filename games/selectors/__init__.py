@@ -17,6 +17,7 @@ from .disputes import (
 )
 from .games import (
     game_actions,
+    game_deal,
     game_get_for_viewer,
     game_players,
     game_record,
@@ -30,7 +31,6 @@ from .moves import (
     play_meanings,
 )
 from .replays import (
-    COMBO_KIND_LABELS,
     Replay,
     ReplayCheck,
     ReplayStep,
@@ -61,7 +61,6 @@ from .tables import (
 )
 
 __all__ = [
-    "COMBO_KIND_LABELS",
     "Replay",
     "ReplayCheck",
     "ReplayStep",
@@ -70,6 +69,7 @@ __all__ = [
     "disputes_of_player",
     "disputes_open",
     "game_actions",
+    "game_deal",
     "game_events_wanted",
     "game_get_for_viewer",
     "game_initial_state",

@@ -7,9 +7,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, QuerySet
 
-from games.rules.gandengyan import GandengyanRules
-from games.rules.gandengyan.records import FORMAT
-
+from ..engines import engine_for
 from ..models import Game, GameEvent, GamePlayer
 from .states import game_events, game_state
 
@@ -24,32 +22,33 @@ def game_seed(*, game: Game) -> int | None:
     return int(game.seed, 16)
 
 
-def game_record(*, game: Game) -> dict[str, Any]:
-    """The game in the engine's record format (``gandengyan-record/1``), actions from its events.
+def game_deal(*, game: Game) -> dict[str, Any]:
+    """The game's deal as its row keeps it, in the shape ``deal_to_json`` wrote it."""
+    return {"dealer": game.dealer, "hands": game.hands, "stock": game.stock}
 
-    ``seed`` is included only once the game is over; until then only ``meta.seed_commitment``
-    says anything about it. The record holds the starting hands and the stock, so it is for staff
-    and for the end of the game, never for a player's view of a game in progress.
+
+def game_record(*, game: Game) -> dict[str, Any]:
+    """The game in its engine's record format (``record_from_deal``), actions from its events.
+
+    The stored events are written as they are, not replayed: a record is what the admin's replay
+    checks. ``seed`` is included only once the game is over; until then only
+    ``meta.seed_commitment`` says anything about it. The record holds the starting hands, so it
+    is for staff and for the end of the game, never for a player's view of a game in progress.
     """
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "rules": GandengyanRules.from_dict(game.rules).to_dict(),
-        "base": game.base,
-        "dealer": game.dealer,
-        "hands": list(game.hands),
-        "stock": game.stock,
-        "actions": [{"seat": seat, **action} for seat, action in game_events(game)],
-    }
-    seed = game_seed(game=game)
-    if seed is not None:
-        record["seed"] = seed
-    record["meta"] = {
-        "game": game.pk,
-        "table": game.table_id,
-        "number": game.number,
-        "seed_commitment": game.seed_commitment,
-    }
-    return record
+    engine = engine_for(game.game)
+    return engine.record_from_deal(
+        options=engine.options_from_json(game.rules),
+        deal=game_deal(game=game),
+        actions=game_events(game),
+        base=game.base,
+        seed=game_seed(game=game),
+        meta={
+            "game": game.pk,
+            "table": game.table_id,
+            "number": game.number,
+            "seed_commitment": game.seed_commitment,
+        },
+    )
 
 
 def game_get_for_viewer(*, user: User | AnonymousUser, game_id: int) -> Game | None:

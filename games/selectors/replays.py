@@ -1,21 +1,26 @@
-"""The admin's replay of a game: each step from its record, checked against what was stored."""
+"""The admin's replay of a game: each step from its record, checked against what was stored.
+
+The checks and the steps are the same for every game, through its engine's protocol; what a
+step shows beyond the engine's views is the game's presenter's (``games.presenters``).
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from accounts.models import LedgerEntry, LedgerReason
-from games.rules import IllegalMoveError, RecordError, format_cards
-from games.rules.cards import cards_from_mask
-from games.rules.gandengyan import GameRecord, GameState, Move, Play, settle
+from games.rules import IllegalMoveError, NotationError, RecordError
 
+from ..engines import Engine, engine_for
 from ..models import Game
-from .games import game_record
+from ..presenters import presenter_for
+from .games import game_deal, game_record
+from .states import game_events
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,18 +29,18 @@ class ReplayStep:
 
     number: int
     seat: int | None
-    kind: str  # "deal", "play" or "pass"
-    cards: str  # the cards played, canonical; "" for a pass or the deal
-    meaning: str  # the ranks the play stands for, e.g. "4 5 6"; "" for a pass or the deal
-    wild: bool  # whether the cards alone do not tell the meaning (a joker, or several meanings)
-    text: str  # the action in move notation: "5s 6h BJ = 4 5 6", "pass"
-    hands: tuple[str, ...]  # every seat's hand after the action
-    drawn: tuple[str, ...]  # what each seat drew from the stock because of this action
-    table: dict[str, Any] | None  # the play on the table, or None at the start of a round
-    multiplier: int
-    stock: int  # cards left in the stock
-    to_move: int | None
-    winner: int | None
+    action: dict[str, Any] | None  # the action's JSON as stored; None for the deal
+    views: tuple[dict[str, Any], ...]  # every seat's view after it: staff see every hand
+    public: dict[str, Any]  # a spectator's view after it
+    details: dict[str, Any]  # what the game's presenter adds for its template
+
+    @property
+    def action_text(self) -> str:
+        return "" if self.action is None else json.dumps(self.action, ensure_ascii=False)
+
+    @property
+    def views_text(self) -> tuple[str, ...]:
+        return tuple(json.dumps(view, ensure_ascii=False) for view in self.views)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,47 +66,43 @@ class Replay:
         return all(check.ok for check in self.checks)
 
 
-_RESULT_KEYS = ("winner", "multiplier", "spring", "payments")
-
-COMBO_KIND_LABELS = {
-    "single": gettext_lazy("single"),
-    "pair": gettext_lazy("pair"),
-    "straight": gettext_lazy("straight"),
-    "pair_straight": gettext_lazy("pair straight"),
-    "soft_bomb": gettext_lazy("soft bomb"),
-    "hard_bomb": gettext_lazy("hard bomb"),
-    "rocket": gettext_lazy("rocket"),
-}
-
-
 def game_replay_steps(*, game: Game) -> Replay:
-    """Replay a game with the engine, step by step, and check it against what was stored.
+    """Replay a game with its engine, step by step, and check it against what was stored.
 
     The record is rebuilt from the stored deal and events (with the seed once the game is over)
-    and read by the engine exactly as an exported record would be. Checks: the record reads and,
-    when the seed is revealed, the seed deals exactly the stored hands and stock; the seed
-    matches its commitment; every action is legal; the engine's result (winner, multiplier,
-    spring, payments) equals the stored result; the game's ledger rows sum to zero and match the
-    coins stored for each player.
+    and read by the engine's ``replay_record`` exactly as an exported record would be. Checks:
+    the record reads and, when the seed is revealed, the seed deals exactly the stored deal; the
+    seed matches its commitment; every action is legal; the engine's settlement equals the
+    stored result; the game's ledger rows sum to zero and match the coins stored for each
+    player.
     """
+    engine = engine_for(game.game)
     data = game_record(game=game)
     checks: list[ReplayCheck] = []
     try:
-        record = GameRecord.from_json(data)
+        outcome = engine.replay_record(data)
     except RecordError as exc:
         checks.append(ReplayCheck("record", _("Record"), False, str(exc)))
         return Replay(data, [], None, game.result, checks)
-    checks.append(
-        ReplayCheck(
-            "record",
-            _("Record"),
-            True,
-            _("The seed deals exactly the stored hands and stock.")
-            if "seed" in data
-            else _("The record reads; the seed is still secret."),
+    seed = data.get("seed")
+    if seed is None:
+        checks.append(
+            ReplayCheck(
+                "record", _("Record"), True, _("The record reads; the seed is still secret.")
+            )
         )
-    )
-    if "seed" in data:
+    else:
+        dealt = _seed_deals(engine, game, seed)
+        checks.append(
+            ReplayCheck(
+                "record",
+                _("Record"),
+                dealt,
+                _("The seed deals exactly the stored hands and stock.")
+                if dealt
+                else "the seed does not deal the stored cards",
+            )
+        )
         seed_ok = hashlib.sha256(bytes.fromhex(game.seed)).hexdigest() == game.seed_commitment
         checks.append(
             ReplayCheck(
@@ -114,42 +115,31 @@ def game_replay_steps(*, game: Game) -> Replay:
             )
         )
 
-    state = record.initial_state()
-    steps = [_replay_step(0, None, None, state, state)]
-    for index, action in enumerate(record.actions):
-        try:
-            if action.seat != state.to_move:
-                raise IllegalMoveError(
-                    "not_your_turn", f"seat {action.seat} acted, but it is seat {state.to_move}'s"
-                )
-            before, state = state, state.apply(action.seat, action.move)
-        except IllegalMoveError as exc:
-            checks.append(
-                ReplayCheck(
-                    "actions",
-                    _("Actions"),
-                    False,
-                    f"action {index + 1}: {exc.message} ({exc.code})",
-                )
-            )
-            return Replay(data, steps, None, game.result, checks)
-        steps.append(_replay_step(index + 1, action.seat, state.history[-1][1], before, state))
+    steps, illegal = _steps(engine, game)
+    if not outcome.ok or illegal is not None:
+        if illegal is not None:
+            index, code, message = illegal
+        else:
+            index, code, message = outcome.error.index, outcome.error.code, outcome.error.message
+        checks.append(
+            ReplayCheck("actions", _("Actions"), False, f"action {index + 1}: {message} ({code})")
+        )
+        return Replay(data, steps, None, game.result, checks)
     checks.append(
         ReplayCheck(
             "actions",
             _("Actions"),
             True,
-            _("All %(count)d actions are legal.") % {"count": len(record.actions)},
+            _("All %(count)d actions are legal.") % {"count": outcome.applied},
         )
     )
 
     settlement = None
-    if state.is_terminal:
-        engine = settle(state, base=record.base)
-        settlement = {**engine.to_json(), "cards_left": list(engine.cards_left)}
+    if outcome.settlement is not None:
+        settlement = outcome.settlement.to_json()
         stored = game.result or {}
         same = game.result is not None and all(
-            stored.get(key) == settlement[key] for key in _RESULT_KEYS
+            stored.get(key) == value for key, value in settlement.items()
         )
         checks.append(
             ReplayCheck(
@@ -160,10 +150,10 @@ def game_replay_steps(*, game: Game) -> Replay:
                 if same
                 else _("Engine: %(engine)s; stored: %(stored)s")
                 % {
-                    "engine": {key: settlement[key] for key in _RESULT_KEYS},
+                    "engine": settlement,
                     "stored": None
                     if game.result is None
-                    else {key: stored.get(key) for key in _RESULT_KEYS},
+                    else {key: stored.get(key) for key in settlement},
                 },
             )
         )
@@ -181,51 +171,49 @@ def game_replay_steps(*, game: Game) -> Replay:
     return Replay(data, steps, settlement, game.result, checks)
 
 
-def _replay_step(
-    number: int, seat: int | None, move: Move | None, before: GameState, after: GameState
-) -> ReplayStep:
-    players = after.players
-    drawn = []
-    for position in range(players):
-        gained = after.hands[position] & ~before.hands[position]
-        drawn.append(format_cards(cards_from_mask(gained)))
-    table = None
-    if after.table is not None:
-        table = {
-            **after.table.to_json(),
-            "as": after.table.combo.ranks_text(),
-            "label": COMBO_KIND_LABELS[after.table.combo.kind.value],
-        }
-    wild = False
-    if move is None:
-        kind, cards, meaning, text = "deal", "", "", ""
-    elif isinstance(move, Play):
-        assert move.combo is not None
-        kind, cards, meaning, text = (
-            "play",
-            format_cards(move.cards),
-            move.combo.ranks_text(),
-            str(move),
+def _seed_deals(engine: Engine, game: Game, seed: int) -> bool:
+    """Whether ``seed`` deals the game's stored deal (what ``deal_to_json`` writes of it)."""
+    options = engine.options_from_json(game.rules)
+    try:
+        dealt = engine.deal_to_json(
+            engine.deal(
+                seed, players=engine.seat_count(options), options=options, dealer=game.dealer
+            )
         )
-        wild = move.names_meaning() or any(card.rank.is_joker for card in move.cards)
-    else:
-        kind, cards, meaning, text = "pass", "", "", "pass"
-    return ReplayStep(
-        number=number,
-        seat=seat,
-        kind=kind,
-        cards=cards,
-        meaning=meaning,
-        wild=wild,
-        text=text,
-        hands=tuple(format_cards(after.hand(position)) for position in range(players)),
-        drawn=tuple(drawn),
-        table=table,
-        multiplier=after.multiplier,
-        stock=after.stock_count,
-        to_move=after.to_move,
-        winner=after.winner,
-    )
+    except ValueError:
+        return False
+    stored = game_deal(game=game)
+    return all(stored.get(key) == value for key, value in dealt.items())
+
+
+def _steps(engine: Engine, game: Game) -> tuple[list[ReplayStep], tuple[int, str, str] | None]:
+    """Every step of the game from its stored deal and events, up to the first illegal action
+    (then also its index, code and message)."""
+    presenter = presenter_for(game.game)
+    state = engine.deal_from_json(game_deal(game=game), engine.options_from_json(game.rules))
+    steps: list[ReplayStep] = []
+    previous: tuple[dict[str, Any], ...] | None = None
+    number, seat, action = 0, None, None
+    events = game_events(game)
+    while True:
+        views = tuple(state.view(position, history=False) for position in range(state.players))
+        public = state.view(None, history=False)
+        details = presenter.replay_step(
+            action=action, views=views, public=public, previous=previous
+        )
+        steps.append(ReplayStep(number, seat, action, views, public, details))
+        if number == len(events):
+            return steps, None
+        seat, action = events[number]
+        try:
+            if state.to_move is None:
+                raise IllegalMoveError("game_over", "the game is already over")
+            state = state.apply(seat, engine.action_from_json(action))
+        except IllegalMoveError as exc:
+            return steps, (number, exc.code, exc.message)
+        except NotationError as exc:
+            return steps, (number, "notation", str(exc))
+        previous, number = views, number + 1
 
 
 def _ledger_check(game: Game) -> ReplayCheck:

@@ -92,22 +92,30 @@ def test_replay_steps_and_verdict(game: Game) -> None:
     }
     assert len(replay.steps) == len(events) + 1
     deal = replay.steps[0]
-    assert deal.kind == "deal" and deal.hands == tuple(game.hands) and deal.stock == 38
+    assert deal.action is None and deal.details["kind"] == "deal"
+    assert deal.details["hands"] == tuple(game.hands) and deal.details["stock"] == 38
     for step, event in zip(replay.steps[1:], events, strict=True):
         assert step.number == event.number and step.seat == event.seat
-        assert step.kind == ("pass" if "pass" in event.action else "play")
-        assert len(step.hands) == 3
+        assert step.action == event.action
+        assert step.details["kind"] == ("pass" if "pass" in event.action else "play")
+        assert len(step.details["hands"]) == len(step.views) == 3
+        # Staff see every seat's view; the public view holds no hand.
+        assert [view["seat"] for view in step.views] == [0, 1, 2] and "hand" not in step.public
     last = replay.steps[-1]
-    assert last.winner == game.winner and last.hands[game.winner] == ""
+    assert last.details["winner"] == game.winner and last.details["hands"][game.winner] == ""
     assert replay.settlement is not None
     assert replay.settlement["payments"] == game.result["payments"]
     # Every card is somewhere at every step: the hands, the stock, or played.
-    played = 0
+    played = previous_stock = 0
     for step in replay.steps:
-        if step.kind == "play":
-            played += len(step.cards.split())
-        in_hands = sum(len(hand.split()) for hand in step.hands)
-        assert in_hands + step.stock + played == 54
+        details = step.details
+        if details["kind"] == "play":
+            played += len(details["cards"].split())
+        in_hands = sum(len(hand.split()) for hand in details["hands"])
+        assert in_hands + details["stock"] + played == 54
+        drawn = sum(len(cards.split()) for cards in details["drawn"])
+        assert drawn == (0 if step.number == 0 else previous_stock - details["stock"])
+        previous_stock = details["stock"]
 
 
 def test_the_verdict_notices_a_tampered_result(game: Game) -> None:
