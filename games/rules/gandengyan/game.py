@@ -293,8 +293,11 @@ class GameState(_Fields):
         following, the one that beats). With ``strict``, a play whose cards have more than one
         legal meaning here raises ``AmbiguousPlayError`` (``choose_meaning``) with them instead:
         for a person's move, which should say what it means."""
-        if seat != self.to_move or type(seat) is not int:
-            raise IllegalMoveError.out_of_turn(seat, self.to_move)
+        to_move = self.to_move
+        # The usual case, the very int object of the seat to move, costs two identity tests; the
+        # full check (a bool or a float is no seat) runs only otherwise.
+        if to_move is None or (seat is not to_move and (seat != to_move or type(seat) is not int)):
+            raise IllegalMoveError.out_of_turn(seat, to_move)
         table = self.table
         if isinstance(move, Pass):
             if table is None:
