@@ -293,8 +293,17 @@ class GameState(_Fields):
         following, the one that beats). With ``strict``, a play whose cards have more than one
         legal meaning here raises ``AmbiguousPlayError`` (``choose_meaning``) with them instead:
         for a person's move, which should say what it means."""
-        if seat != self.to_move or type(seat) is not int:
-            raise IllegalMoveError.out_of_turn(seat, self.to_move)
+        return self._resolve(seat, move, strict)
+
+    def _resolve(self, seat: int, move: Move, strict: bool) -> Move:
+        # ``resolve`` without a keyword-only parameter: CPython specialises calls to such
+        # functions only, and ``apply`` calls this on every move. The ambiguity check is a
+        # function of its own for the same reason: it costs the usual path nothing there.
+        to_move = self.to_move
+        # The usual case, the very int object of the seat to move, costs two identity tests; the
+        # full check (a bool or a float is no seat) runs only otherwise.
+        if to_move is None or (seat is not to_move and (seat != to_move or type(seat) is not int)):
+            raise IllegalMoveError.out_of_turn(seat, to_move)
         table = self.table
         if isinstance(move, Pass):
             if table is None:
@@ -330,14 +339,10 @@ class GameState(_Fields):
                     "on the table",
                 )
             return move
-        if table is None:
-            if strict and len(meanings) > 1:
-                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in meanings])
-            return move.with_combo(meanings[0])
         if strict:
-            beating = [meaning for meaning in meanings if beats(meaning, table.combo)]
-            if len(beating) > 1:
-                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in beating])
+            _check_one_meaning(meanings, None if table is None else table.combo)
+        if table is None:
+            return move.with_combo(meanings[0])
         for meaning in meanings:
             if beats(meaning, table.combo):
                 return move.with_combo(meaning)
@@ -373,7 +378,7 @@ class GameState(_Fields):
     def apply(self, seat: int, move: Move) -> GameState:
         """The state after ``seat`` makes ``move``; raises ``IllegalMoveError`` when it is not
         that seat's turn (``not_your_turn``) or the move is not legal."""
-        return self._apply_resolved(self.resolve(seat, move))
+        return self._apply_resolved(self._resolve(seat, move, False))
 
     def apply_text(self, seat: int, text: str) -> GameState:
         return self.apply(seat, parse_move(text))
@@ -530,3 +535,11 @@ class GameState(_Fields):
 
 
 _tuple_new = tuple.__new__
+
+
+def _check_one_meaning(meanings: Sequence[Combo], table: Combo | None) -> None:
+    """``AmbiguousPlayError`` when more than one of ``meanings`` may be played on ``table``
+    (None: leading, when any may)."""
+    legal = [meaning for meaning in meanings if table is None or beats(meaning, table)]
+    if len(legal) > 1:
+        raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in legal])
