@@ -240,7 +240,8 @@ class Game(models.Model):
     rules = models.JSONField(_("rules options"), default=dict, blank=True)
     base = models.PositiveBigIntegerField(_("base stake"))
     hands = models.JSONField(_("starting hands"))
-    stock = models.TextField(_("stock, top first"))
+    # The cards left to draw, for a game that has a stock (干瞪眼's); empty for one that has none.
+    stock = models.TextField(_("stock, top first"), blank=True)
     winner = models.PositiveSmallIntegerField(_("winner"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)

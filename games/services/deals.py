@@ -136,7 +136,7 @@ def game_deal(
         rules=engine.options_to_json(options),
         base=locked.room.base,
         hands=dealt["hands"],
-        stock=dealt["stock"],
+        stock=dealt.get("stock", ""),
     )
     deal = game_initial_state(game=game)
     now = timezone.now()
