@@ -37,6 +37,7 @@ from django.utils.translation.trans_real import (
 from . import loop_moves, services
 from .db_threads import in_pool_thread
 from .frames import (
+    presentation_for,
     refusal_message,
     render_frame_and_version,
     render_notice,
@@ -60,7 +61,10 @@ ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: The ids of the last actions a socket made, whose repeats it ignores.
 APPLIED_IDS_KEPT = 64
 
-ACTIONS = {"play", "pass", "again", "bots", "auto", "resume", "leave", "stay"}
+ACTIONS = {"act", "play", "pass", "again", "bots", "auto", "resume", "leave", "stay"}
+#: The intents that are a move in the game: ``act`` carries the engine's action JSON (``move``)
+#: for any game; the others are a game's own words for one (its presentation reads them).
+MOVES = {"act", "play", "pass"}
 
 #: What a socket's action committed, for the table's group: ``(group, message)``.
 Notices = list[tuple[str, dict[str, Any]]]
@@ -104,8 +108,8 @@ def language_of(scope: dict[str, Any]) -> str:
 
 
 def parse_intent(text: str | None) -> dict[str, Any]:
-    """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "version": ...,
-    "id": ...}``.
+    """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "move": {...},
+    "version": ..., "id": ...}`` (``move``: an ``act``'s action, a JSON object, or its text).
 
     htmx sends a form's fields as JSON (a field given twice, like several checked cards, as a
     list) plus a ``HEADERS`` object; ``static/js/table.js`` adds ``action_id``, the same for
@@ -134,6 +138,14 @@ def parse_intent(text: str | None) -> dict[str, Any]:
     version = data.get("version")
     if version is not None and not isinstance(version, str):
         raise Refused("bad_action")
+    move = data.get("move")
+    if isinstance(move, str):
+        try:
+            move = json.loads(move)
+        except ValueError:
+            raise Refused("bad_action") from None
+    if move is not None and not isinstance(move, dict):
+        raise Refused("bad_action")
     action_id = data.get("action_id")
     if not isinstance(action_id, str) or not ACTION_ID.fullmatch(action_id):
         raise Refused("bad_action")
@@ -141,21 +153,16 @@ def parse_intent(text: str | None) -> dict[str, Any]:
         "action": action,
         "cards": cards.strip(),
         "as": meaning,
+        "move": move,
         "version": version,
         "id": action_id,
     }
 
 
-def _move_of(intent: dict[str, Any]) -> dict[str, Any] | None:
-    """The game action of a play or pass intent; None for a play without cards."""
-    if intent["action"] == "pass":
-        return {"pass": True}
-    if not intent["cards"]:
-        return None
-    move: dict[str, Any] = {"play": intent["cards"]}
-    if intent["as"]:
-        move["as"] = intent["as"]
-    return move
+def _move_of(intent: dict[str, Any], table: Table) -> dict[str, Any] | None:
+    """The engine's action JSON of a move intent at ``table``, as the game reads its intents;
+    None for one that names no action (a play without cards)."""
+    return presentation_for(table.room.game).action_of_intent(intent)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -337,9 +344,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         if intent["action"] == "again":
             return await loop_moves.table_again(user=self.scope["user"], table_id=self.table_id)
-        if intent["action"] not in ("play", "pass"):
+        if intent["action"] not in MOVES:
             return None
-        move = _move_of(intent)
+        move = _move_of(intent, self.seen[0])
         if move is None:
             return None
         return await loop_moves.table_move(
@@ -396,7 +403,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 elif action == "stay":
                     services.table_leave_cancel(user=user, table=table)
                 else:
-                    move = _move_of(intent)
+                    move = _move_of(intent, table)
                     if move is None:
                         raise Refused("no_selection")
                     services.table_game_act(
@@ -447,7 +454,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The client's view is old: a fresh frame first, then why.
             frame = self._newest(*render_frame_and_version(table=table, seat=seat))
             return False, frame + render_notice(refusal_message("stale"))
-        raise Refused(refused.code) from None
+        raise Refused(refused.code, refusal_message(refused.code, self._game_key())) from None
+
+    def _game_key(self) -> str | None:
+        """The key of the game played at the table of the last frame, if any."""
+        return None if self.seen is None else self.seen[0].room.game
 
     def _seen_again(self, user: Any) -> tuple[Table, int]:
         """Read the table and the user's seat at it again; ``Refused`` if no longer seated."""

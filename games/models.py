@@ -240,7 +240,7 @@ class Game(models.Model):
     rules = models.JSONField(_("rules options"), default=dict, blank=True)
     base = models.PositiveBigIntegerField(_("base stake"))
     hands = models.JSONField(_("starting hands"))
-    # Empty for a game whose deal has no stock.
+    # The cards left to draw, for a game that has a stock (干瞪眼's); empty for one that has none.
     stock = models.TextField(_("stock, top first"), blank=True)
     winner = models.PositiveSmallIntegerField(_("winner"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)

@@ -1,5 +1,5 @@
 """How cards look: one face per card (rank, suit, colour, the name a screen reader says),
-and the HTML of cards and combination names, built once per language."""
+and the HTML of cards, built once per language."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rules import Card, parse_cards, parse_ranks
-from games.rules.gandengyan import ComboKind
-from games.rules.gandengyan.combos import combo_from_ranks
+from games.rules import Card, parse_cards
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}
@@ -107,30 +105,6 @@ def _card_html(code: str, language: str, in_hand: bool) -> str:
         face.label,
         inner,
     )
-
-
-def combo_label(ranks: str, language: str | None = None) -> str:
-    """A combination's name for people: 顺子 4-5-6, 对 5, 炸弹 ... (``language``: the active
-    one)."""
-    return _combo_label(ranks, language or translation.get_language() or "")
-
-
-@functools.lru_cache(maxsize=4096)
-def _combo_label(ranks: str, language: str) -> str:
-    """``combo_label`` in ``language`` (the active one): a frame names the combination on the
-    table and each seat's last play, and there are only so many."""
-    combo = combo_from_ranks(parse_ranks(ranks))
-    names = {
-        ComboKind.SINGLE: _("Single"),
-        ComboKind.PAIR: _("Pair"),
-        ComboKind.STRAIGHT: _("Straight"),
-        ComboKind.PAIR_STRAIGHT: _("Pair straight"),
-        ComboKind.SOFT_BOMB: _("Bomb of three"),
-        ComboKind.HARD_BOMB: _("Bomb of four"),
-        ComboKind.ROCKET: _("Rocket"),
-    }
-    shown = " ".join("10" if part == "T" else part for part in ranks.split())
-    return f"{names[combo.kind]} {shown}"
 
 
 def card_faces(cards: str) -> list[CardFace]:

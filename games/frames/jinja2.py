@@ -9,13 +9,15 @@ fragments need are the site's own.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.translation import gettext, ngettext, npgettext, pgettext, trans_real
-from jinja2 import Environment
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
 from jinja2.ext import Extension
 from jinja2.lexer import (
     TOKEN_COMMA,
@@ -49,8 +51,32 @@ class FragmentsEnvironment(Environment):
         return super().getattr(obj, attribute)
 
 
+class EngineTemplates(BaseLoader):
+    """The templates an installed game's engine package brings along, in its ``templates``
+    folder (``games/<key>/table_frame.html`` ...), for a game that lives outside the site's
+    ``templates/jinja2``."""
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        from games.engines import engines  # the engines import the rules, not the templates
+
+        for engine in engines().values():
+            module = sys.modules[type(engine).__module__]
+            if module.__file__ is None:
+                continue
+            folder = Path(module.__file__).parent / "templates"
+            try:
+                return FileSystemLoader(folder).get_source(environment, template)
+            except TemplateNotFound:
+                continue
+        raise TemplateNotFound(template)
+
+
 def environment(**options: Any) -> Environment:
     """The environment of the ``fragments`` engine: strings in the active language."""
+    loader = options.pop("loader", None)
+    options["loader"] = ChoiceLoader([*([loader] if loader else []), EngineTemplates()])
     env = FragmentsEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=True

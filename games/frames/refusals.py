@@ -12,21 +12,20 @@ from accounts.templatetags.accounts_tags import coins
 
 from .. import decisions
 from ..models import Room
+from .presentation import presentation_for
 
 
-def refusal_message(code: str) -> str:
-    """What to tell a player whose action was refused, by the refusal's code."""
+def refusal_message(code: str, game: str | None = None) -> str:
+    """What to tell a player whose action was refused, by the refusal's code: the game's own
+    words for its codes (its presentation's ``refusal_message``; ``game``: its key), else the
+    platform's."""
+    if game is not None:
+        own = presentation_for(game).refusal_message(code)
+        if own is not None:
+            return own
     messages = {
         "stale": _("The table changed before your action arrived. Please look again."),
         "not_your_turn": _("It is not your turn."),
-        "does_not_beat": _("These cards do not beat the cards on the table."),
-        "not_a_combination": _("These cards do not form a combination."),
-        "cards_not_in_hand": _("You do not hold these cards."),
-        "leader_must_play": _("You lead this round, so you must play."),
-        "lone_joker": _(
-            "A joker may be played alone only as your last card, when the stock is empty."
-        ),
-        "meaning_not_possible": _("These cards cannot be played that way."),
         "game_over": _("This game is over."),
         "not_seated": _("You are not playing at this table."),
         "no_game": _("No game is being played at this table."),

@@ -19,50 +19,43 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from games.rules.gandengyan import GameState
-
+from ..engines import DEFAULT_GAME
 from ..lru import LruCache
 from ..models import Game, Seat, Table
 from ..selectors import TableRows, game_state, table_get_for_user, table_rows
-from .cards import cards_html, combo_label
 from .jinja2 import environment_for_language
+from .presentation import Presentation, presentation_for
 from .refusals import room_entry_refusal
 from .views import SharedView, table_view, table_view_shared
 
 
-def _action_view(action: dict[str, Any] | None, language: str) -> dict[str, Any] | None:
-    if action is None:
-        return None
-    if action.get("pass"):
-        return {"pass": True}
-    return {
-        "pass": False,
-        "cards": cards_html(action["play"], language=language),
-        "label": combo_label(action["as"], language),
-    }
-
-
-def _fragments(name: str = "table_frame", language: str | None = None) -> jinja2.Template:
-    """The frame's template, or (``table_parts``) the one whose macros render its parts on
-    their own (games/frames/jinja2.py says why Jinja2), in ``language`` (the active one). The
-    environment keeps them compiled."""
+def _fragments(name: str, language: str | None = None) -> jinja2.Template:
+    """The template ``name``: a game's frame (``games/<key>/table_frame.html``), or one whose
+    macros render parts of it on their own (games/frames/jinja2.py says why Jinja2), in
+    ``language`` (the active one). The environment keeps them compiled."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     environment = _fragments_environment(language)
     if environment.auto_reload:  # while developing: edits to the templates show at once
-        return environment.get_template(f"games/{name}.html")
+        return environment.get_template(name)
     return _fragments_template(name, language)
 
 
 def _table_parts(language: str | None = None) -> Any:
-    """The macros of ``table_parts`` in ``language``: attributes of the template's module, which
-    Jinja2 makes when it runs the template, so their names are known only then."""
-    return _fragments("table_parts", language).module
+    """The macros of the parts every game shares (``games/table_parts.html``) in ``language``:
+    attributes of the template's module, which Jinja2 makes when it runs the template, so their
+    names are known only then."""
+    return _fragments("games/table_parts.html", language).module
+
+
+def _game_parts(presentation: Presentation, language: str | None = None) -> Any:
+    """The macros of the game's own parts (``games/<key>/table_parts.html``)."""
+    return _fragments(presentation.parts_template, language).module
 
 
 @functools.cache
 def _fragments_template(name: str, language: str) -> jinja2.Template:
     # The environment's own cache checks its loader and takes a lock on every call.
-    return _fragments_environment(language).get_template(f"games/{name}.html")
+    return _fragments_environment(language).get_template(name)
 
 
 @functools.cache
@@ -82,12 +75,17 @@ def seat_html(
     deadline: str | None,
     turn_seconds: int | None,
     language: str | None = None,
+    presentation: Presentation | None = None,
 ) -> SafeString:
     """One seat of ``table_view``'s ``seats`` as HTML (the template's ``seat`` partial), in
-    ``language`` (the active one)."""
+    ``language`` (the active one), its last action as ``presentation`` shows it (the default
+    game's when None)."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
+    if presentation is None:
+        presentation = presentation_for(DEFAULT_GAME)
     last = row["last_action"]
     key = (
+        presentation.key,
         language,
         status,
         deadline if row["to_move"] else None,
@@ -97,7 +95,10 @@ def seat_html(
     )
     both = _seats_html.get(key)
     if both is None:
-        seat = {**row, "last": _action_view(last, language)}
+        seat = {
+            **row,
+            "last": presentation.action_html(_game_parts(presentation, language), last, language),
+        }
         parts = _table_parts(language)
         html = str(parts.seat(seat, status, deadline, turn_seconds))
         others = html.replace("<!--you-->", "", 1).replace("<!--you-badge-->", "", 1)
@@ -134,14 +135,18 @@ def frame_context(
     choices: tuple[str, ...] = (),
     prompt_cards: str = "",
     rows: TableRows | None = None,
-    state: GameState | None = None,
+    state: Any | None = None,
     shared: SharedView | None = None,
     language: str | None = None,
 ) -> dict[str, Any]:
-    """Everything the table template needs, for ``seat`` (None: a spectator). ``shared``: as for
-    ``table_view``; ``language``: the active one."""
+    """Everything the table template needs, for ``seat`` (None: a spectator), with the game's
+    own entries (its presentation's ``frame_context``), and the game's frame template as
+    ``frame_template``. ``shared``: as for ``table_view``; ``language``: the active one."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
-    view = table_view(table=table, seat=seat, rows=rows, state=state, shared=shared)
+    if shared is None:
+        shared = table_view_shared(table=table, rows=rows, state=state)
+    presentation = shared.presentation
+    view = table_view(table=table, seat=seat, shared=shared)
     game = view["game"]
     seats = view["seats"]
     count = len(seats)
@@ -158,42 +163,37 @@ def frame_context(
             deadline=deadline,
             turn_seconds=turn_seconds,
             language=language,
+            presentation=presentation,
         )
     engine = game["view"] if game else None
-    hand = (
-        cards_html(" ".join(engine["hand"]), in_hand=True, language=language)
-        if engine and engine.get("hand")
-        else ""
-    )
     hints = game["hints"] if game else None
     my_turn = hints is not None
     to_move = next((row for row in seats if row["to_move"]), None)
-    multiplier = (
-        (game["settlement"] or {}).get("multiplier")
-        if game and game["settlement"]
-        else view["multiplier"]
-    )
+    own = presentation.frame_context(view=view, game=game, language=language)
     # The header and the board look the same to every player: rendered once for all of them.
-    shared_html = shared.html if shared is not None else {}
+    shared_html = shared.html
     if not shared_html:
         parts = _table_parts(language)
-        table_play = None
-        if engine and engine.get("table"):
-            played = engine["table"]
-            table_play = {
-                "seat": by_position[played["seat"]],
-                "cards": cards_html(played["cards"], language=language),
-                "label": combo_label(played["as"], language),
-            }
-        shared_html["head"] = mark_safe(str(parts.head(view, game, multiplier)))
-        shared_html["board"] = mark_safe(str(parts.board(table_play, to_move)))
+        game_parts = _game_parts(presentation, language)
+        facts = presentation.head_facts_html(game_parts, view=view, game=game, context=own)
+        shared_html["head"] = mark_safe(str(parts.head(view, game, facts)))
+        shared_html["board"] = presentation.board_html(
+            game_parts,
+            state=shared.state,
+            engine_view=engine,
+            by_position=by_position,
+            to_move=to_move,
+            language=language,
+        )
     settlement = None
     if game and game["settlement"]:
         settlement = [
-            {**row, "hand_html": cards_html(row["hand"], language=language)}
+            {**row, "hand_html": presentation.shown_hand_html(row["hand"], language)}
             for row in game["settlement"]["seats"]
         ]
-    choice_rows = [{"as": ranks, "label": combo_label(ranks, language)} for ranks in choices]
+    choice_rows = [
+        {"as": choice, "label": presentation.choice_label(choice, language)} for choice in choices
+    ]
     winner_name = ""
     if settlement and game is not None and game["winner"] is not None:
         winner_name = next(
@@ -206,6 +206,8 @@ def frame_context(
         # next frame would wipe; the lobby's own words, with the way out.
         next_game_refusal = room_entry_refusal(room=table.room, balance=me["coins"] or 0)
     return {
+        **own,
+        "frame_template": presentation.frame_template,
         "view": view,
         "winner_name": winner_name,
         "game": game,
@@ -214,20 +216,18 @@ def frame_context(
         "next_game_refusal": next_game_refusal,
         "bottom": by_position[bottom],
         "opponents": [by_position[position] for position in order],
-        "hand": hand,
         "head_html": shared_html["head"],
         "board_html": shared_html["board"],
         "my_turn": my_turn,
-        "leading": my_turn and engine is not None and engine["table"] is None,
-        "can_beat": bool(hints),
         "hints": hints or [],
         "to_move": to_move,
         "settlement": settlement,
-        "multiplier": multiplier,
         "notice": notice,
         "choices": choice_rows,
         "prompt_cards": prompt_cards,
-        "prompt_html": _prompt_html(choice_rows, prompt_cards, view["version"], language),
+        "prompt_html": _prompt_html(
+            presentation, choice_rows, prompt_cards, view["version"], language
+        ),
         "notice_html": _notice_html(notice, language),
         "invite_url": reverse("games:table_join", args=[view["invite_code"]])
         if view["invite_code"]
@@ -236,27 +236,49 @@ def frame_context(
 
 
 def _prompt_html(
-    choices: list[dict[str, str]], cards: str, version: str, language: str
+    presentation: Presentation,
+    choices: list[dict[str, str]],
+    cards: str,
+    version: str,
+    language: str,
 ) -> SafeString:
-    """The prompt slot of a frame: empty but for the choice of a play's meaning."""
+    """The prompt slot of a frame: empty but for the choice of an action's meaning."""
     if not choices:
-        return _empty_slots(language)[0]
-    parts = _table_parts(language)
-    return mark_safe(str(parts.prompt_slot(choices, cards, version)))
+        return _empty_prompt(presentation, language)
+    return mark_safe(
+        str(_prompt_parts(presentation, language).prompt_slot(choices, cards, version))
+    )
+
+
+def _prompt_parts(presentation: Presentation, language: str) -> Any:
+    """The parts whose ``prompt_slot`` the game's frames use: the game's own, if it has one."""
+    parts = _game_parts(presentation, language)
+    return parts if hasattr(parts, "prompt_slot") else _table_parts(language)
 
 
 def _notice_html(notice: str, language: str) -> SafeString:
     """The notice slot of a frame: empty unless ``notice`` says something."""
     if not notice:
-        return _empty_slots(language)[1]
+        return _empty_notice(language)
     return mark_safe(str(_table_parts(language).notice_slot(notice)))
 
 
+#: The empty prompt and notice slots, which nearly every frame ends with, by game and language.
+_empty_prompts: dict[tuple[str, str], SafeString] = {}
+
+
+def _empty_prompt(presentation: Presentation, language: str) -> SafeString:
+    key = (presentation.key, language)
+    empty = _empty_prompts.get(key)
+    if empty is None:
+        parts = _prompt_parts(presentation, language)
+        empty = _empty_prompts[key] = mark_safe(str(parts.prompt_slot([], "", "")))
+    return empty
+
+
 @functools.cache
-def _empty_slots(language: str) -> tuple[SafeString, SafeString]:
-    """The empty prompt and notice slots, which nearly every frame ends with."""
-    parts = _table_parts(language)
-    return mark_safe(str(parts.prompt_slot([], "", ""))), mark_safe(str(parts.notice_slot("")))
+def _empty_notice(language: str) -> SafeString:
+    return mark_safe(str(_table_parts(language).notice_slot("")))
 
 
 def render_frame_and_version(
@@ -264,7 +286,7 @@ def render_frame_and_version(
     table: Table,
     seat: int | None,
     rows: TableRows | None = None,
-    state: GameState | None = None,
+    state: Any | None = None,
     shared: SharedView | None = None,
     language: str | None = None,
 ) -> tuple[str, str]:
@@ -278,12 +300,10 @@ def render_frame_and_version(
 
 def render_frame(context: dict[str, Any], language: str | None = None) -> SafeString:
     """The frame of ``frame_context``: the table, then the emptied prompt and notice."""
-    return mark_safe(_fragments(language=language).render(context))
+    return mark_safe(_fragments(context["frame_template"], language).render(context))
 
 
-def render_player_frames(
-    *, table: Table, rows: TableRows, state: GameState | None
-) -> dict[str, Any]:
+def render_player_frames(*, table: Table, rows: TableRows, state: Any | None) -> dict[str, Any]:
     """The frame of every player seated at ``table``, rendered once after a change instead of
     once per socket: ``{"frames": {"<user id>": html, ...}, "seats": {"<user id>": position,
     ...}, "version": ..., "language": ...}``.
@@ -337,8 +357,12 @@ def frames_of_table(
 
 def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ...]) -> str:
     """The fragment that asks which of ``choices`` the player means by ``cards``."""
-    context = frame_context(table=table, seat=seat, choices=choices, prompt_cards=cards)
-    parts = _table_parts()
+    shared = table_view_shared(table=table)
+    context = frame_context(
+        table=table, seat=seat, choices=choices, prompt_cards=cards, shared=shared
+    )
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    parts = _prompt_parts(shared.presentation, language)
     return str(parts.prompt_slot(context["choices"], cards, context["view"]["version"]))
 
 

@@ -11,10 +11,9 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from games.rules.gandengyan import GameState
-
 from ..models import Game, GamePlayer, Seat, Table
-from ..selectors import TableRows, game_state, play_hints, table_rows, table_version
+from ..selectors import TableRows, game_state, table_rows, table_version
+from .presentation import Presentation, presentation_for
 
 
 @dataclasses.dataclass(frozen=True)
@@ -24,15 +23,18 @@ class SharedView:
     that depend on the viewer."""
 
     rows: TableRows
-    state: GameState | None
+    #: The engine's position of the table's current or last game.
+    state: Any | None
     view: dict[str, Any]
     game: dict[str, Any] | None
+    #: How the game looks (``presentation_for`` its key).
+    presentation: Presentation
     #: Parts of the frame that are the same for every viewer, as rendered once for all.
     html: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def table_view_shared(
-    *, table: Table, rows: TableRows | None = None, state: GameState | None = None
+    *, table: Table, rows: TableRows | None = None, state: Any | None = None
 ) -> SharedView:
     """The part of ``table_view`` that is the same for every viewer (arguments as there)."""
     if rows is None:
@@ -43,6 +45,7 @@ def table_view_shared(
     seats, game, players = rows.seats, rows.game, rows.players
     if state is None and game is not None:
         state = game_state(game=game)
+    presentation = presentation_for(table.room.game if game is None else game.game)
 
     game_data: dict[str, Any] | None = None
     last_actions: dict[int, dict[str, Any]] = {}
@@ -78,14 +81,12 @@ def table_view_shared(
                         "spring": p.spring,
                         "nominal": p.nominal,
                         "coins": p.coins,
-                        # 亮牌: once the game is over its hands are public, as on its record.
-                        "hand": " ".join(map(str, state.hand(p.seat))),
+                        "hand": presentation.shown_hand(state, p.seat),
                     }
                     for p in sorted(players.values(), key=lambda p: p.seat)
                 ],
             }
-        for acting, move in state.round_actions:
-            last_actions[acting] = dict(move.to_json())
+        last_actions = presentation.last_actions(state)
 
     playing = game is not None and not game.is_over and state is not None
     seat_rows = []
@@ -107,7 +108,9 @@ def table_view_shared(
                 "coins": rows.balances.get(s.user_id) if s.user_id is not None else None,
                 "ready": s.is_bot or (s.user_id is not None and s.ready),
                 # A freed seat's count belongs to the player who left it.
-                "cards": None if state is None or empty else state.hand_count(s.position),
+                "cards": None
+                if state is None or empty
+                else presentation.seat_cards(state, s.position),
                 "dealer": game is not None and game.dealer == s.position,
                 "to_move": playing and state is not None and state.to_move == s.position,
                 "auto_play": s.user_id is not None and s.auto_play,
@@ -138,11 +141,10 @@ def table_view_shared(
         "seats": seat_rows,
         "bots_at": bots_at,
         "ready_by": ready_by,
-        "stock": None if state is None else state.stock_count,
-        "multiplier": None if state is None else state.multiplier,
+        **presentation.table_facts(state),
         "game": game_data,
     }
-    return SharedView(rows=rows, state=state, view=view, game=game_data)
+    return SharedView(rows=rows, state=state, view=view, game=game_data, presentation=presentation)
 
 
 def game_player_name(player: GamePlayer, seat: Seat | None) -> str:
@@ -160,16 +162,17 @@ def table_view(
     table: Table,
     seat: int | None,
     rows: TableRows | None = None,
-    state: GameState | None = None,
+    state: Any | None = None,
     shared: SharedView | None = None,
 ) -> dict[str, Any]:
     """The table as ``seat`` may see it (``None``: a spectator), JSON-safe, for pages and sockets.
 
     The seats (name, bot, coins of players, cards held, dealer, to move, the last action in the
-    current round, ready for the next game), and the current or last game: the engine's
-    ``view_for(seat)`` (a seat's own hand, never another's, nor the stock's order), the cards
-    left in the stock and the multiplier; once the game is over, the settlement per seat and the
-    seed. A seat sees the hand of the game only if the same player held that seat in it.
+    current round, ready for the next game), the game's own facts (``table_facts`` of its
+    presentation, such as a stock and a multiplier), and the current or last game: the engine's
+    ``view(seat)`` (a seat's own cards, never another's), and the hints of the seat to move;
+    once the game is over, the settlement per seat and the seed. A seat sees the cards of the
+    game only if the same player held that seat in it.
     ``rows`` (``table_rows``) may be kept from an earlier view while the same game goes on; the
     game's actions are always read anew, unless ``state`` is given: the position of
     ``rows.game``, read together with ``rows``. ``shared``: ``table_view_shared`` of the same
@@ -192,10 +195,11 @@ def table_view(
         game_data = {
             **game_data,
             # The frames show the current round, not the whole game's list of actions.
-            "view": state.view_for(seat if own else None, history=False),
+            "view": state.view(seat if own else None, history=False),
         }
         if own and not game.is_over and state.to_move == seat:
-            game_data["hints"] = play_hints(state)
+            assert seat is not None
+            game_data["hints"] = shared.presentation.hints(state, seat)
     return {
         **shared.view,
         "invite_code": table.invite_code if viewer is not None and table.is_private else None,

@@ -1,6 +1,5 @@
 """Reads of games, by concept: the lobby's rooms (``rooms``), tables and their rows (``tables``),
 a game's position from its stored events (``states``), games and their records (``games``), the
-hints and meanings of a play (``moves``), the
 admin's replay of a game (``replays``), what the runner finds due (``clocks``), and disputes
 (``disputes``). Nothing here writes.
 """
@@ -25,10 +24,6 @@ from .games import (
     game_view_for,
     games_for_admin,
     games_of_user,
-)
-from .moves import (
-    play_hints,
-    play_meanings,
 )
 from .replays import (
     Replay,
@@ -85,8 +80,6 @@ __all__ = [
     "games_for_admin",
     "games_of_user",
     "games_with_a_turn_due",
-    "play_hints",
-    "play_meanings",
     "rooms_for_lobby",
     "table_current_game",
     "table_get_for_user",

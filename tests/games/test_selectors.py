@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.models import User
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
+from games.frames.gandengyan import play_hints, play_meanings
 from games.models import Dispute, Game, Table
 from games.rules import format_cards, parse_cards
 from games.rules.gandengyan import GameRecord, GameState, GandengyanRules, Play, deal_from_seed
@@ -182,7 +183,7 @@ def test_hints_offer_the_bots_choice_first_then_every_other_play_once(seed: int)
     state = GameState.deal(seed)
     checked = 0
     while not state.is_terminal:
-        hints = selectors.play_hints(state)
+        hints = play_hints(state)
         plays = [move for move in state.legal_moves() if isinstance(move, Play)]
         choice = choose_for(state, SensiblePolicy())
         if not plays:
@@ -193,9 +194,7 @@ def test_hints_offer_the_bots_choice_first_then_every_other_play_once(seed: int)
             assert len(offered) == len(set(offered))
             assert set(offered) == {frozenset(move.cards) for move in plays}
             for hint in hints:
-                assert hint["as"] in selectors.play_meanings(
-                    state, Play(parse_cards(hint["cards"]))
-                )
+                assert hint["as"] in play_meanings(state, Play(parse_cards(hint["cards"])))
             if isinstance(choice, Play):
                 assert hints[0] == {
                     "cards": format_cards(choice.cards),

@@ -32,12 +32,13 @@ def next_move(*, table: Any, game: Any, rng: random.Random) -> tuple[Any, dict[s
     """The player to move in ``game`` (being played at ``table``), the move and the table's
     version it is chosen on."""
     from games import selectors
+    from games.frames.gandengyan import play_hints
     from games.models import Seat
 
     state = selectors.game_state(game=game)
     seat = Seat.objects.select_related("user").get(table=table, position=state.to_move)
     version = selectors.table_version(table=table, game=game, events=state.log_length)
-    hints = selectors.play_hints(state)
+    hints = play_hints(state)
     if hints and (rng.random() > 0.15 or state.table is None):
         hint = hints[0] if rng.random() < 0.75 else rng.choice(hints)
         return seat.user, {"play": hint["cards"], "as": hint["as"]}, version

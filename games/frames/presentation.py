@@ -1,0 +1,151 @@
+"""How each game looks at the table: the parts of a frame that are the game's own.
+
+The platform renders what every game shares: the seats with their names, coins and clock, the
+table's status, 托管 and leaving, 再来一局, the coins of the settlement and the version. A game's
+``Presentation`` fills in the rest from its engine's ``view(seat)`` and ``legal_actions(seat)``,
+with the game's Jinja2 templates: ``games/<key>/table_frame.html``, which extends the platform's
+``games/table_frame.html`` and fills its blocks (the hand and what the player may do, the turn
+line, the settlement's own columns), and ``games/<key>/table_parts.html``, whose macros render
+a seat's last ``action``, the ``board`` and the game's facts in the header (``head_facts``), and
+may replace the platform's ``prompt_slot``.
+
+``settings.GAME_PRESENTATIONS`` names the presentation of a game by its key, where the game
+needs Python to look right; any other game is shown by ``Presentation`` itself, from its
+engine's view and legal actions as they are: its templates are all it needs. A socket intent
+``{"action": "act", "move": {...}}`` carries the engine's action JSON for every game.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.module_loading import import_string
+from django.utils.safestring import SafeString, mark_safe
+
+from ..engines import engine_for
+
+
+class Presentation:
+    """A game at the table, from its engine's view and legal actions as they are."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    @property
+    def frame_template(self) -> str:
+        return f"games/{self.key}/table_frame.html"
+
+    @property
+    def parts_template(self) -> str:
+        return f"games/{self.key}/table_parts.html"
+
+    # What every viewer sees alike --------------------------------------------------------------
+
+    def seat_cards(self, state: Any, seat: int) -> int | None:
+        """How many cards ``seat`` holds, shown on its box; None shows nothing."""
+        return None
+
+    def last_actions(self, state: Any) -> dict[int, dict[str, Any]]:
+        """The action each seat's box shows as its last, by seat (JSON)."""
+        return {}
+
+    def table_facts(self, state: Any | None) -> dict[str, Any]:
+        """The game's own entries of the table's view (``state``: None before the first game)."""
+        return {}
+
+    def shown_hand(self, state: Any, seat: int) -> Any:
+        """What the settlement shows of ``seat``'s cards once the game is over (falsy: none)."""
+        return None
+
+    # What one viewer sees ----------------------------------------------------------------------
+
+    def hints(self, state: Any, seat: int) -> list[Any]:
+        """What the seat to move may do, offered in this order (JSON)."""
+        engine = engine_for(self.key)
+        return [engine.action_to_json(action) for action in state.legal_actions(seat)]
+
+    def frame_context(
+        self, *, view: dict[str, Any], game: dict[str, Any] | None, language: str
+    ) -> dict[str, Any]:
+        """The game's own entries of a viewer's frame context, from its ``view`` (with the
+        engine's view in ``game["view"]`` and the hints in ``game["hints"]``)."""
+        return {}
+
+    # HTML, from the game's parts ---------------------------------------------------------------
+
+    def action_html(self, parts: Any, action: dict[str, Any] | None, language: str) -> SafeString:
+        """A seat's last action (``last_actions``) on its box."""
+        if action is None or not hasattr(parts, "action"):
+            return mark_safe("")
+        return mark_safe(str(parts.action(action)))
+
+    def head_facts_html(
+        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None, context: Any
+    ) -> SafeString:
+        """The game's facts in the table's header, after the platform's."""
+        if not hasattr(parts, "head_facts"):
+            return mark_safe("")
+        return mark_safe(str(parts.head_facts(view, game)))
+
+    def board_html(
+        self,
+        parts: Any,
+        *,
+        state: Any | None,
+        engine_view: dict[str, Any] | None,
+        by_position: dict[int, dict[str, Any]],
+        to_move: dict[str, Any] | None,
+        language: str,
+    ) -> SafeString:
+        """The middle of the table while a game is played, the same for every viewer: from
+        the view of a spectator (``engine_view`` is the first viewer's own)."""
+        if not hasattr(parts, "board"):
+            return mark_safe("")
+        public = None if state is None else state.view(None, history=False)
+        return mark_safe(str(parts.board(public, by_position, to_move)))
+
+    def shown_hand_html(self, hand: Any, language: str) -> SafeString:
+        """``shown_hand`` on the settlement."""
+        return mark_safe("")
+
+    def choice_label(self, choice: str, language: str) -> str:
+        """One of the meanings a player is asked to choose between (``choose_meaning``)."""
+        return choice
+
+    # Intents and refusals ----------------------------------------------------------------------
+
+    def action_of_intent(self, intent: dict[str, Any]) -> dict[str, Any] | None:
+        """The engine's action JSON a socket intent asks for (``act``: the one it carries);
+        None when the intent names none (nothing chosen yet)."""
+        if intent["action"] == "act":
+            move = intent.get("move")
+            return move if isinstance(move, dict) and move else None
+        return None
+
+    def refusal_message(self, code: str) -> str | None:
+        """What to tell a player whose action the game refused with ``code``; None: the
+        platform's words."""
+        return None
+
+
+@functools.cache
+def presentation_for(key: str) -> Presentation:
+    """The presentation of the game ``key`` (``settings.GAME_PRESENTATIONS``, else the
+    default)."""
+    path = getattr(settings, "GAME_PRESENTATIONS", {}).get(key)
+    if path is None:
+        return Presentation(key)
+    presentation = import_string(path)
+    if not isinstance(presentation, Presentation) or presentation.key != key:
+        raise ValueError(f"{path} is not the presentation of {key!r}")
+    return presentation
+
+
+@receiver(setting_changed)
+def _forget_presentations(*, setting: str, **_kwargs: Any) -> None:
+    if setting in ("GAME_PRESENTATIONS", "GAME_ENGINES"):
+        presentation_for.cache_clear()
