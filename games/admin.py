@@ -27,7 +27,7 @@ from games.rules import RulesError
 from . import selectors, services
 from .engines import engine_for
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
-from .presenters import game_templates
+from .presentation import game_templates
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest

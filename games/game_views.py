@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from . import selectors, services
 from .models import Game
-from .presenters import game_templates, presenter_for
+from .presentation import game_templates, presentation_for
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -119,6 +119,6 @@ def _render_detail(
         "form": form if my_seat is not None and (over or form.errors) else None,
         "my_disputes": my_disputes,
     }
-    presenter_for(game.game).game_page(context)
+    presentation_for(game.game).game_page(context)
     templates = game_templates(game.game, "games/game_detail.html", folder="games")
     return render(request, templates, context, status=status)

@@ -176,8 +176,8 @@ GAME_SEED_SOURCE = "games.seeds.secure_seed"
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
 # The games the site plays: the ENGINE of each game's package (games.engines).
 GAME_ENGINES = ["games.rules.gandengyan.ENGINE"]
-# How a game looks at the table, when its templates need Python (games.frames.presentation).
-GAME_PRESENTATIONS = {"gandengyan": "games.frames.gandengyan.PRESENTATION"}
+# How a game looks at the table, when its templates need Python (games.presentation).
+GAME_PRESENTATIONS = {"gandengyan": "games.presentation.gandengyan.PRESENTATION"}
 
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 # After a game, a player who has not pressed 再来一局 within this long leaves the seat, so that

@@ -4,8 +4,8 @@ environment of the fragments in ``jinja2``), what each game adds to them (``pres
 干瞪眼's in ``gandengyan``), and what a refused player is told (``refusals``).
 """
 
+from ..presentation import Presentation, presentation_for
 from .cards import CardFace, card_face, card_faces, cards_html
-from .presentation import Presentation, presentation_for
 from .refusals import refusal_message, room_entry_refusal
 from .render import (
     frame_context,

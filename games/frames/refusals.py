@@ -12,7 +12,7 @@ from accounts.templatetags.accounts_tags import coins
 
 from .. import decisions
 from ..models import Room
-from .presentation import presentation_for
+from ..presentation import presentation_for
 
 
 def refusal_message(code: str, game: str | None = None) -> str:

@@ -22,9 +22,9 @@ from django.utils.safestring import SafeString, mark_safe
 from ..engines import DEFAULT_GAME
 from ..lru import LruCache
 from ..models import Game, Seat, Table
+from ..presentation import Presentation, presentation_for
 from ..selectors import TableRows, game_state, table_get_for_user, table_rows
 from .jinja2 import environment_for_language
-from .presentation import Presentation, presentation_for
 from .refusals import room_entry_refusal
 from .views import SharedView, table_view, table_view_shared
 

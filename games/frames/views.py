@@ -12,8 +12,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from ..models import Game, GamePlayer, Seat, Table
+from ..presentation import Presentation, presentation_for
 from ..selectors import TableRows, game_state, table_rows, table_version
-from .presentation import Presentation, presentation_for
 
 
 @dataclasses.dataclass(frozen=True)

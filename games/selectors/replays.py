@@ -1,7 +1,7 @@
 """The admin's replay of a game: each step from its record, checked against what was stored.
 
 The checks and the steps are the same for every game, through its engine's protocol; what a
-step shows beyond the engine's views is the game's presenter's (``games.presenters``).
+step shows beyond the engine's views is the game's presentation's (``games.presentation``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from games.rules import IllegalMoveError, NotationError, RecordError
 
 from ..engines import Engine, engine_for
 from ..models import Game
-from ..presenters import presenter_for
+from ..presentation import presentation_for
 from .games import game_deal, game_record
 from .states import game_events
 
@@ -32,7 +32,7 @@ class ReplayStep:
     action: dict[str, Any] | None  # the action's JSON as stored; None for the deal
     views: tuple[dict[str, Any], ...]  # every seat's view after it: staff see every hand
     public: dict[str, Any]  # a spectator's view after it
-    details: dict[str, Any]  # what the game's presenter adds for its template
+    details: dict[str, Any]  # what the game's presentation adds for its template
 
     @property
     def action_text(self) -> str:
@@ -189,7 +189,7 @@ def _seed_deals(engine: Engine, game: Game, seed: int) -> bool:
 def _steps(engine: Engine, game: Game) -> tuple[list[ReplayStep], tuple[int, str, str] | None]:
     """Every step of the game from its stored deal and events, up to the first illegal action
     (then also its index, code and message)."""
-    presenter = presenter_for(game.game)
+    presentation = presentation_for(game.game)
     state = engine.deal_from_json(game_deal(game=game), engine.options_from_json(game.rules))
     steps: list[ReplayStep] = []
     previous: tuple[dict[str, Any], ...] | None = None
@@ -198,7 +198,7 @@ def _steps(engine: Engine, game: Game) -> tuple[list[ReplayStep], tuple[int, str
     while True:
         views = tuple(state.view(position, history=False) for position in range(state.players))
         public = state.view(None, history=False)
-        details = presenter.replay_step(
+        details = presentation.replay_step(
             action=action, views=views, public=public, previous=previous
         )
         steps.append(ReplayStep(number, seat, action, views, public, details))

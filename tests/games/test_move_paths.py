@@ -32,8 +32,8 @@ from games.errors import GameActionRefused, TableRefused
 from games.lru import LruCache
 from games.models import Game, GameEvent, GamePlayer, Room, Seat, Table
 from games.positions import positions
-from games.rules import GameState, GandengyanRules, Play
-from games.rules.moves import move_from_json
+from games.rules.gandengyan import GameState, GandengyanRules, Play
+from games.rules.gandengyan.moves import move_from_json
 from games.selectors import table_version
 from tests import seeds
 from tests.games.helpers import make_player, make_room, set_balance

@@ -11,8 +11,8 @@ from django.contrib.auth.models import AnonymousUser
 from accounts.models import User
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
-from games.frames.gandengyan import play_hints, play_meanings
 from games.models import Dispute, Game, Table
+from games.presentation.gandengyan import play_hints, play_meanings
 from games.rules import format_cards, parse_cards
 from games.rules.gandengyan import GameRecord, GameState, GandengyanRules, Play, deal_from_seed
 from tests.games.helpers import play_out, start_from_position

@@ -32,8 +32,8 @@ def next_move(*, table: Any, game: Any, rng: random.Random) -> tuple[Any, dict[s
     """The player to move in ``game`` (being played at ``table``), the move and the table's
     version it is chosen on."""
     from games import selectors
-    from games.frames.gandengyan import play_hints
     from games.models import Seat
+    from games.presentation.gandengyan import play_hints
 
     state = selectors.game_state(game=game)
     seat = Seat.objects.select_related("user").get(table=table, position=state.to_move)

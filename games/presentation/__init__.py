@@ -1,4 +1,6 @@
-"""How each game looks at the table: the parts of a frame that are the game's own.
+"""How each game looks: at the table, on the game page and in the admin's replay.
+
+At the table: the parts of a frame that are the game's own.
 
 The platform renders what every game shares: the seats with their names, coins and clock, the
 table's status, 托管 and leaving, 再来一局, the coins of the settlement and the version. A game's
@@ -9,6 +11,11 @@ line, the settlement's own columns), and ``games/<key>/table_parts.html``, whose
 a seat's last ``action``, the ``board`` and the game's facts in the header (``head_facts``), and
 may replace the platform's ``prompt_slot``.
 
+On the game page and the replay, the platform gives the game's templates (picked by its key:
+``games/<key>/game_detail.html``, ``admin/games/<key>/replay.html``, each extending the generic
+page, which they fall back to) the engine's views and each action's JSON; ``replay_step`` and
+``game_page`` add what those templates need beyond them.
+
 ``settings.GAME_PRESENTATIONS`` names the presentation of a game by its key, where the game
 needs Python to look right; any other game is shown by ``Presentation`` itself, from its
 engine's view and legal actions as they are: its templates are all it needs. A socket intent
@@ -18,6 +25,7 @@ engine's view and legal actions as they are: its templates are all it needs. A s
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -126,6 +134,27 @@ class Presentation:
             return move if isinstance(move, dict) and move else None
         return None
 
+    # The game page and the admin's replay ------------------------------------------------------
+
+    def replay_step(
+        self,
+        *,
+        action: Mapping[str, Any] | None,
+        views: Sequence[Mapping[str, Any]],
+        public: Mapping[str, Any],
+        previous: Sequence[Mapping[str, Any]] | None,
+    ) -> dict[str, Any]:
+        """What the game's replay template shows of one step, beyond its number, seat and
+        action: from the action's JSON (None: the deal), every seat's view after it, the public
+        view after it, and every seat's view before it (None for the deal)."""
+        return {}
+
+    def game_page(self, context: dict[str, Any]) -> None:
+        """Add to the game page's context what the game's template shows (``seats``: each with
+        its final ``view`` once the game is over, ``actions``: each with its JSON, ``view``: the
+        reader's view while it is played, ``public``: a spectator's view)."""
+        return None
+
     def refusal_message(self, code: str) -> str | None:
         """What to tell a player whose action the game refused with ``code``; None: the
         platform's words."""
@@ -149,3 +178,8 @@ def presentation_for(key: str) -> Presentation:
 def _forget_presentations(*, setting: str, **_kwargs: Any) -> None:
     if setting in ("GAME_PRESENTATIONS", "GAME_ENGINES"):
         presentation_for.cache_clear()
+
+
+def game_templates(key: str, generic: str, *, folder: str) -> list[str]:
+    """The game's own template ``<folder>/<key>/<name of generic>``, then the generic one."""
+    return [f"{folder}/{key}/{generic.rsplit('/', 1)[-1]}", generic]
