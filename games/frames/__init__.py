@@ -1,10 +1,9 @@
 """The table as each viewer sees it: what a seat may see (``views``), how cards look
 (``cards``), the HTML of the page and of every websocket frame (``render``, with the Jinja2
-environment of the fragments in ``jinja2``), what each game adds to them (``presentation``;
-干瞪眼's in ``gandengyan``), and what a refused player is told (``refusals``).
+environment of the fragments in ``jinja2``), and what a refused player is told (``refusals``).
+What each game adds to them is its presentation (``games.presentation``).
 """
 
-from ..presentation import Presentation, presentation_for
 from .cards import CardFace, card_face, card_faces, cards_html
 from .refusals import refusal_message, room_entry_refusal
 from .render import (
@@ -22,14 +21,12 @@ from .views import SharedView, table_view, table_view_shared
 
 __all__ = [
     "CardFace",
-    "Presentation",
     "SharedView",
     "card_face",
     "card_faces",
     "cards_html",
     "frame_context",
     "frames_of_table",
-    "presentation_for",
     "refusal_message",
     "render_frame",
     "render_frame_and_version",
