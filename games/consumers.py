@@ -37,13 +37,13 @@ from django.utils.translation.trans_real import (
 from . import loop_moves, services
 from .db_threads import in_pool_thread
 from .frames import (
-    presentation_for,
     refusal_message,
     render_frame_and_version,
     render_notice,
     render_prompt,
 )
 from .models import Table
+from .presentation import presentation_for
 from .runner import ensure_running_in_this_process
 from .selectors import TableRows, table_get_for_user, table_rows, table_version
 from .socket_limits import Warnings, message_allowed
