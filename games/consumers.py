@@ -21,8 +21,9 @@ import logging
 import re
 import time
 from collections import deque
+from collections.abc import Mapping
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -46,6 +47,9 @@ from .models import Table
 from .presentation import presentation_for
 from .runner import ensure_running_in_this_process
 from .selectors import TableRows, table_get_for_user, table_rows, table_version
+
+if TYPE_CHECKING:
+    from accounts.models import User
 from .socket_limits import Warnings, message_allowed
 
 logger = logging.getLogger(__name__)
@@ -85,7 +89,7 @@ class Refused(Exception):
         self.message = message
 
 
-def language_of(scope: dict[str, Any]) -> str:
+def language_of(scope: Mapping[str, Any]) -> str:
     """The language of the page that opened the socket: the language cookie, then the
     browser's Accept-Language, then the site's default."""
     headers = dict(scope.get("headers") or [])
@@ -189,10 +193,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    @property
+    def user(self) -> User:
+        """The socket's player: ``connect`` closes a socket of anyone not signed in."""
+        return cast("User", self.scope["user"])
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         query = parse_qs((self.scope.get("query_string") or b"").decode("latin-1"))
-        self.invite = (query.get("invite") or [None])[0]
+        invites = query.get("invite")
+        self.invite: str | None = invites[0] if invites else None
         self.language = language_of(self.scope)
         self.applied: deque[str] = deque(maxlen=APPLIED_IDS_KEPT)
         self.warnings = Warnings()
@@ -291,18 +301,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         frames = event.get("frames")
         if not frames or event.get("language") != self.language:
             return None
-        frame = frames.get(str(self.scope["user"].pk))
+        frame = frames.get(str(self.user.pk))
         return frame if isinstance(frame, str) else None
 
     def _position_in(self, event: dict[str, Any]) -> int | None:
         """The seat of this socket's user after the change ``event`` tells, if it says."""
-        position = (event.get("seats") or {}).get(str(self.scope["user"].pk))
+        position = (event.get("seats") or {}).get(str(self.user.pk))
         return position if type(position) is int else None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
-        if not message_allowed(self.scope["user"].pk):
+        if not message_allowed(self.user.pk):
             if self.warnings.due():
                 await self.send(text_data=await self._refusal(Refused("too_fast")))
             return
@@ -343,14 +353,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seen is None or self.seen[1] is None or not loop_moves.enabled():
             return None
         if intent["action"] == "again":
-            return await loop_moves.table_again(user=self.scope["user"], table_id=self.table_id)
+            return await loop_moves.table_again(user=self.user, table_id=self.table_id)
         if intent["action"] not in MOVES:
             return None
         move = _move_of(intent, self.seen[0])
         if move is None:
             return None
         return await loop_moves.table_move(
-            user=self.scope["user"],
+            user=self.user,
             table_id=self.table_id,
             action=move,
             version=intent["version"],
@@ -365,7 +375,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not reuse_table or self.seen is None or self.rows is None:
                 try:
                     self.seen = table_get_for_user(
-                        user=self.scope["user"], table_id=self.table_id, invite_code=self.invite
+                        user=self.user, table_id=self.table_id, invite_code=self.invite
                     )
                 except Table.DoesNotExist:
                     self.seen = self.rows = None
@@ -383,7 +393,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _act(self, intent: dict[str, Any]) -> tuple[bool, str, Notices]:
         """Make the intent; returns whether it was made, what to send back to this client only,
         and the notices of what it committed, for the table's group (with everyone's frames)."""
-        user = self.scope["user"]
+        user = self.user
         with translation.override(self.language), services.notices_collected() as notices:
             if self.seen is not None and self.seen[1] is not None:
                 # Seated at the last frame: the service checks the seat again under its locks.
@@ -432,7 +442,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     ) -> tuple[bool, str]:
         """What to send back to this client only for a refused intent (``Refused`` when a
         notice of the code is the whole answer)."""
-        user = self.scope["user"]
+        user = self.user
         if isinstance(refused, services.TableRefused):
             if intent["action"] == "again":
                 # A fresh frame first: it says why for as long as it holds (the room no
