@@ -2,8 +2,8 @@
 
 Run it as a script, never as part of the test suite::
 
-    .venv/bin/python -m tests.load --quick          # a smoke run: one worker, a few tables
-    .venv/bin/python -m tests.load --plot docs/load-test.png
+    .venv/bin/python -m benchmarks.load --quick          # a smoke run: one worker, a few tables
+    .venv/bin/python -m benchmarks.load --plot docs/load-test.png
 
 ``__main__`` holds the command and its plan, ``database`` prepares a fresh PostgreSQL database
 with seated players, ``server`` starts and samples the daphne workers, ``clients`` are the

@@ -1,6 +1,6 @@
 """What a move made on the event loop (``games.loop_moves``) costs the worker, without sockets.
 
-    .venv/bin/python -m tests.load.loop_cost --actions 3000
+    .venv/bin/python -m benchmarks.load.loop_cost --actions 3000
 
 Seats tables in a fresh PostgreSQL database (``gandengyan_loop_cost``), then makes moves one
 after another through ``loop_moves.table_move`` on one event loop, as a socket does, and prints

@@ -1,6 +1,7 @@
-"""The ASGI application of the load test: the site's own application, with the bare transport's
-route (``ws/bare/<group>/``, ``tests.load.baseline``) beside the table's, behind the same origin
-check and session middleware. Run with ``daphne tests.load.asgi:application``."""
+"""The ASGI application of the load test: the site's own application, with the bare
+transport's route (``ws/bare/<group>/``, ``benchmarks.load.baseline``) beside the table's,
+behind the same origin check and session middleware. Run with
+``daphne benchmarks.load.asgi:application``."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from benchmarks.load.baseline import BareConsumer  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from tests.load.baseline import BareConsumer  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -1,6 +1,6 @@
 """What one game action costs the server, without sockets: CPU time, wall time and queries.
 
-    .venv/bin/python -m tests.load.action_cost --actions 600
+    .venv/bin/python -m benchmarks.load.action_cost --actions 600
 
 Seats tables in a fresh PostgreSQL database (``gandengyan_action_cost``), then makes actions one
 after another through ``services.table_game_act``, as a socket's action does: the transaction,

@@ -4,8 +4,8 @@ Every client acts only from its own frames, like a browser: a table client reads
 ``data-status``, ``data-my-turn``, ``data-can-beat`` and ``data-leading`` of each frame and, on
 its turn, the ``#hints`` JSON (its legal plays, the bot's choice first), and sends what htmx would
 send (``{"action": "play", "cards": [...], "as": "...", "version": "...", "HEADERS": {...}}``,
-or a pass; ``{"action": "again"}`` at the end of a game). A bare client (``tests.load.baseline``)
-answers the frame of its turn with its version.
+or a pass; ``{"action": "again"}`` at the end of a game). A bare client
+(``benchmarks.load.baseline``) answers the frame of its turn with its version.
 
 Pace: ``flat`` acts as soon as the frame arrives; ``human`` thinks 2–4 s first (drawn from the
 run's seed), then acts if nothing newer came meanwhile.

@@ -1,9 +1,9 @@
-"""``python -m tests.load``: the load test of the live tables (see docs/performance.md).
+"""``python -m benchmarks.load``: the load test of the live tables (see docs/performance.md).
 
 For each worker count (1, then 2 daphne processes on PostgreSQL with the Redis channel layer) it
 runs steps of N tables of three scripted players each, and prints one row per step:
 
-- the bare transport (``tests.load.baseline``) and the game, flat out (act on receipt) at a few
+- the bare transport (``benchmarks.load.baseline``) and the game, flat out (act on receipt) at a few
   table counts, to find the saturation throughput and the game's cost as a ratio;
 - the game at human pace (each player thinks 2–4 s) at a few table counts, to find how many
   tables a worker carries with p99 under 150 ms.
@@ -14,9 +14,10 @@ created anew once per run, with every table seated and playing.
 
 Examples::
 
-    .venv/bin/python -m tests.load --quick
-    .venv/bin/python -m tests.load --workers 1 --pace flat --kind game --tables 20 --duration 10
-    .venv/bin/python -m tests.load --plot docs/load-test.png --profile
+    .venv/bin/python -m benchmarks.load --quick
+    .venv/bin/python -m benchmarks.load --workers 1 --pace flat --kind game --tables 20 \
+        --duration 10
+    .venv/bin/python -m benchmarks.load --plot docs/load-test.png --profile
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def numbers(text: str) -> list[int]:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="python -m tests.load",
+        prog="python -m benchmarks.load",
         description="Load test: daphne workers on PostgreSQL + Redis, driven by scripted "
         "websocket players; prints actions/s, latency percentiles, losses, CPU and memory.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,

@@ -1,7 +1,7 @@
 """The server under load: daphne workers started as subprocesses, and what they cost.
 
 Each worker is one ``daphne`` process on its own port, as in a deployment (docs/deploy.md),
-serving ``tests.load.asgi:application``. CPU time and resident memory come from ``/proc``: of
+serving ``benchmarks.load.asgi:application``. CPU time and resident memory come from ``/proc``: of
 the workers, and of PostgreSQL's and Redis's processes, which share the machine's two cores.
 """
 
@@ -50,7 +50,7 @@ def start_workers(count: int, env: dict[str, str], log_dir: Path) -> list[Worker
         with log.open("ab") as output:
             process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-                + ["tests.load.asgi:application"],
+                + ["benchmarks.load.asgi:application"],
                 cwd=BASE_DIR,
                 env=env,
                 stdout=output,
