@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import database
+from . import database, loop_monitor
 from .clients import StepConfig, run_step
 from .report import (
     LEGEND,
@@ -166,6 +166,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "rather than where the threads are",
     )
     parser.add_argument(
+        "--no-loop-monitor",
+        dest="loop_monitor",
+        action="store_false",
+        help="run the workers without the heartbeat that measures how long their event loop "
+        "was blocked (the loop columns), to see what it costs",
+    )
+    parser.add_argument(
         "--steal-limit",
         type=float,
         default=10.0,
@@ -231,6 +238,8 @@ class Runner:
         self.args = args
         self.log_dir = args.out / "logs"
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        self.loop_dir = args.out / "loop"
+        self.loop_dir.mkdir(parents=True, exist_ok=True)
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "gandengyan.settings",
@@ -246,6 +255,8 @@ class Runner:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PYTHONUNBUFFERED": "1",
         }
+        if args.loop_monitor:
+            self.env[loop_monitor.ENVIRONMENT] = str(self.loop_dir)
         self.tables: list[database.SeatedTable] = []
 
     def flush_redis(self) -> None:
@@ -290,9 +301,11 @@ class Runner:
         sampler = Sampler(groups)
         usage = Usage()
         profiler: Any = None
+        window = [0.0, 0.0]
 
         def on_window(opening: bool) -> None:
             nonlocal usage, profiler
+            window[0 if opening else 1] = time.time()
             if opening:
                 sampler.start()
                 if profile is not None:
@@ -313,6 +326,13 @@ class Runner:
             stop_workers(workers)
             if profiler is not None:
                 profiler.wait(timeout=60)
+        blocks = []
+        for worker in workers:
+            path = loop_monitor.log_path(self.loop_dir, worker.pid)
+            found = loop_monitor.window(path, window[0], window[1])
+            if found is not None:
+                blocks.append(found)
+            path.unlink(missing_ok=True)
         result = step_result(
             workers=step.workers,
             layer=args.layer,
@@ -322,6 +342,12 @@ class Runner:
             outcome=outcome,
             usage=usage,
         )
+        if blocks:
+            result.loop_max_ms = max(block.max_ms for block in blocks)
+            result.loop_p99_ms = max(block.p99_ms for block in blocks)
+            result.loop_own_max_ms = max(block.own_max_ms for block in blocks)
+            result.loop_work_max_ms = max(block.work_max_ms for block in blocks)
+            result.gc_max_ms = max(block.gc_max_ms for block in blocks)
         result.elapsed_s = round(time.monotonic() - begun, 1)
         return result
 

@@ -1,11 +1,13 @@
 """The ASGI application of the load test: the site's own application, with the bare
 transport's route (``ws/bare/<group>/``, ``benchmarks.load.baseline``) beside the table's,
 behind the same origin check and session middleware. Run with
-``daphne benchmarks.load.asgi:application``."""
+``daphne benchmarks.load.asgi:application``. With ``LOOP_MONITOR_DIR`` set, the first
+connection starts the heartbeat of ``benchmarks.load.loop_monitor`` on the worker's loop."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -20,9 +22,10 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.urls import path  # noqa: E402
 
 from benchmarks.load.baseline import BareConsumer  # noqa: E402
+from benchmarks.load.loop_monitor import Heartbeat, from_environment  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+site = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
@@ -37,3 +40,20 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+class Monitored:
+    """``site``, with the heartbeat started on the worker's loop by the first connection (daphne
+    has no start-up hook)."""
+
+    def __init__(self, inner: Any, heartbeat: Heartbeat) -> None:
+        self.inner = inner
+        self.heartbeat = heartbeat
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.heartbeat.start()
+        await self.inner(scope, receive, send)
+
+
+heartbeat = from_environment()
+application = site if heartbeat is None else Monitored(site, heartbeat)

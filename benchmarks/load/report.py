@@ -17,6 +17,7 @@ HUMAN_TABLES_TARGET = 150
 HUMAN_P99_TARGET_MS = 150.0
 FLAT_RATIO_TARGET = 0.40
 SCALING_TARGET = 0.90
+LOOP_BLOCKED_GOAL_MS = 5.0
 
 
 @dataclass
@@ -43,6 +44,15 @@ class StepResult:
     again: int
     frame_bytes: int
     elapsed_s: float = 0.0  # the whole step: start, connect, warm-up, window, drain, stop
+    # How late the workers' loop heartbeat ran in the window, in ms: the worst over the workers
+    # of each one's maximum and 99th percentile, of the part the worker's own work accounts
+    # for, of that part less the garbage collector's, and the collector's longest collection
+    # (benchmarks.load.loop_monitor).
+    loop_max_ms: float | None = None
+    loop_p99_ms: float | None = None
+    loop_own_max_ms: float | None = None
+    loop_work_max_ms: float | None = None
+    gc_max_ms: float | None = None
     errors: dict[str, int] = field(default_factory=dict)
     refused: dict[str, int] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)
@@ -143,6 +153,11 @@ COLUMNS = (
     ("pg%", 4),
     ("redis%", 6),
     ("client%", 7),
+    ("loop", 5),
+    ("loop99", 6),
+    ("own", 5),
+    ("code", 5),
+    ("gc", 4),
     ("stolen%", 7),
     ("step s", 6),
 )
@@ -174,6 +189,11 @@ def format_row(result: StepResult) -> str:
         f"{result.cpu.get('postgres', 0):.0f}",
         f"{result.cpu.get('redis', 0):.0f}",
         f"{result.cpu.get('client', 0):.0f}",
+        _ms(result.loop_max_ms),
+        _ms(result.loop_p99_ms),
+        _ms(result.loop_own_max_ms),
+        _ms(result.loop_work_max_ms),
+        _ms(result.gc_max_ms),
         f"{result.cpu['stolen']:.0f}" if "stolen" in result.cpu else "–",
         f"{result.elapsed_s:.0f}",
     )
@@ -193,6 +213,11 @@ LEGEND = (
     "already received; skip: versions a socket never saw because the next move had committed "
     "before it rendered (not a loss); daphne%: CPU of the workers (100 = one core), MB: their "
     "resident memory at the peak; pg%, redis%, client%: PostgreSQL, Redis and this load generator; "
+    "loop, loop99: how long a worker's event loop was blocked, in ms (the lateness of a "
+    "heartbeat due every 2 ms: its maximum and 99th percentile in the window, the worst worker; "
+    "flat out it also holds the loop's backlog of ready callbacks), own: the longest of it that "
+    "the worker's own CPU time accounts for (the rest: the machine did not run the worker), "
+    "code: the same less the garbage collector's part, gc: the worker's longest collection; "
     "stolen%: CPU time the hypervisor took from this machine's two cores (its 'steal'); "
     "step s: the step's whole time, from starting the workers to stopping them."
 )
@@ -269,6 +294,42 @@ def summary(results: list[StepResult]) -> list[str]:
         if count == 1:
             verdict = "met" if carried >= HUMAN_TABLES_TARGET else "NOT met"
             lines.append(f"  target ≥ {HUMAN_TABLES_TARGET} tables on one worker: {verdict}")
+    lines += _loop_blocks(results)
+    return lines
+
+
+def _loop_blocks(results: list[StepResult]) -> list[str]:
+    """The longest the workers' event loop was blocked by their own work, per worker count and
+    kind at human pace (flat out, the loop is never idle and the heartbeat waits for its
+    backlog too), with the whole lateness, which holds the machine's pauses as well."""
+    lines = []
+    for count in sorted({r.workers for r in results}):
+        for kind in ("game", "bare"):
+            human = sorted(
+                (
+                    r
+                    for r in results
+                    if r.workers == count
+                    and r.kind == kind
+                    and r.pace == "human"
+                    and r.loop_max_ms is not None
+                ),
+                key=lambda r: r.tables,
+            )
+            if not human:
+                continue
+            worst = max(r.loop_own_max_ms or 0.0 for r in human)
+            verdict = "met" if worst < LOOP_BLOCKED_GOAL_MS else "NOT met"
+            runs = ", ".join(
+                f"{r.tables}: {_ms(r.loop_own_max_ms)} (late at most {_ms(r.loop_max_ms)}, "
+                f"p99 {_ms(r.loop_p99_ms)}; code {_ms(r.loop_work_max_ms)}, "
+                f"gc {_ms(r.gc_max_ms)})"
+                for r in human
+            )
+            lines.append(
+                f"loop blocked max ms by its own work, human pace, {count} worker(s), {kind}: "
+                f"{runs} (goal < {LOOP_BLOCKED_GOAL_MS:.0f} ms: {verdict})"
+            )
     return lines
 
 
