@@ -11,7 +11,7 @@ from django.db import transaction
 from accounts.models import User
 from games import selectors, services
 from games.lru import LruCache
-from games.models import GameEvent, Table
+from games.models import Game, GameEvent, Seat, Table
 from games.positions import KnownPosition, positions
 from games.rules import GameState
 from tests.games.helpers import play_out
@@ -111,3 +111,25 @@ def test_the_cache_forgets_the_least_recently_used_games() -> None:
     assert cache.get("b") is None
     assert cache.get("a") is not None and cache.get("c") is not None
     assert len(cache) == 2
+
+
+def test_a_change_of_a_seat_during_a_game_gives_the_row_a_new_position_id(
+    table: Table, trio: list[User]
+) -> None:
+    """So what a process keeps of the table (the seats among it) is not taken for the table as
+    it is now, and the position is still found from the kept one."""
+    for position, user in enumerate(trio):
+        table.seats.create(position=position, user=user)
+    game = services.game_start(table=table, players=trio, seed=16)
+    ids = [Game.objects.get(pk=game.pk).position_id]
+    services.table_set_auto_play(user=trio[0], table=table, on=True)
+    ids.append(Game.objects.get(pk=game.pk).position_id)
+    services.table_leave(user=trio[1], table=table)
+    ids.append(Game.objects.get(pk=game.pk).position_id)
+    services.table_leave_cancel(user=trio[1], table=table)
+    ids.append(Game.objects.get(pk=game.pk).position_id)
+    assert len(set(ids)) == 4
+    row = Game.objects.get(pk=game.pk)
+    assert selectors.game_state_kept(game=row) is None
+    assert selectors.game_state(game=row).log_length == 0
+    assert Seat.objects.get(table=table, user=trio[0]).auto_play
