@@ -11,59 +11,67 @@ This module only reads and writes: what the move does, or why it is refused, is 
 ``games.decisions``, as for the services' path. It writes the moves that go on with the game and
 a 再来一局 that does not deal; a move that ends the game (and is settled) and the 再来一局 that
 deals the next one are written by the services, which the caller then calls (these functions
-return None for them, having written nothing). The position comes from ``games.positions``; the
-moves made through another worker are read from the stored events under the lock and replayed.
+return None for them, having written nothing).
 
-The statements are prepared on each connection the first time it needs them and run by name
-(``TABLE_MOVES_PREPARED``): PostgreSQL then parses and plans each of them once per connection
-instead of at every move.
+What a move reads comes from what this process keeps of the table (``games.positions``) when
+the game row, locked, names it; otherwise the rows are read with the lock, and the moves made
+through another worker are read from the stored events and replayed.
+
+The statements (``games.prepared``) go to the server together in psycopg's pipeline mode, and
+psycopg prepares each of them once per connection (``TABLE_MOVES_PREPARED``): PostgreSQL then
+parses and plans them once instead of at every move.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
-import dataclasses
 import datetime
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import psycopg
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import connections, transaction
-from django.db.models import Subquery
+from django.db import connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from psycopg.types.numeric import Int8BinaryDumper
 
-from accounts.models import Wallet
-
-from . import decisions, services
+from . import decisions, positions, services
 from .decisions import AgainRead, GameRead, MovePlan
 from .errors import GameActionRefused, TableRefused
 from .frames import frames_of_table, render_player_frames
-from .lru import LruCache
-from .models import Game, GameEvent, GamePlayer, Seat, Table
+from .models import Game, GamePlayer, Seat, Table
+from .positions import KnownGame
 from .prepared import (
-    PreparedSelect,
+    ACTION_MADE,
+    EVENTS_SINCE,
+    GAME,
+    GAME_PLAYERS,
+    GAME_PLAYING_LOCKED,
+    GAME_PLAYING_ROWS,
+    LATEST_GAME,
+    LATEST_GAME_PLAYERS,
+    PLAYER,
+    SEATED_BALANCES,
+    TABLE_LOCKED,
+    TABLE_SEATS,
+    event_action,
+    game_table_room,
     inserted,
-    update_and_insert_server_statement,
-    update_and_insert_statement,
-    update_server_statement,
-    update_statement,
+    seats_with_users,
+    table_room,
+    update,
+    update_and_insert,
 )
-from .rules.gandengyan import GameState
 from .selectors import (
     TableRows,
     game_events_wanted,
-    game_position_remember,
     game_state_after,
     game_state_kept,
-    table_rows_keep,
-    table_rows_kept,
 )
 
 logger = logging.getLogger(__name__)
@@ -73,12 +81,15 @@ logger = logging.getLogger(__name__)
 CONNECTIONS = 4
 
 Notices = list[tuple[str, dict[str, Any]]]
+Connection = psycopg.AsyncConnection[Any]
+Cursor = psycopg.AsyncCursor[Any]
+Event = tuple[int, int, Any]
 T = TypeVar("T")
 
 
 def enabled() -> bool:
     """Moves are made on the event loop on PostgreSQL, unless ``TABLE_MOVES_ON_LOOP`` is off."""
-    return (
+    return bool(
         getattr(settings, "TABLE_MOVES_ON_LOOP", True)
         and connections["default"].vendor == "postgresql"
     )
@@ -88,10 +99,10 @@ class _Connections:
     """The connections of one event loop: at most ``CONNECTIONS``, kept open between moves."""
 
     def __init__(self) -> None:
-        self.idle: list[psycopg.AsyncConnection[Any]] = []
+        self.idle: list[Connection] = []
         self.slots = asyncio.Semaphore(CONNECTIONS)
 
-    async def take(self) -> psycopg.AsyncConnection[Any]:
+    async def take(self) -> Connection:
         await self.slots.acquire()
         try:
             while self.idle:
@@ -103,7 +114,7 @@ class _Connections:
             self.slots.release()
             raise
 
-    def give_back(self, conn: psycopg.AsyncConnection[Any]) -> None:
+    def give_back(self, conn: Connection) -> None:
         """Keep ``conn`` for the next move if it is open and not in a transaction."""
         if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
             self.idle.append(conn)
@@ -121,7 +132,7 @@ _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
 )
 
 
-def _close_now(conn: psycopg.AsyncConnection[Any]) -> None:
+def _close_now(conn: Connection) -> None:
     # Closes the socket at once, without the event loop (which a test may have closed).
     conn.pgconn.finish()
 
@@ -140,10 +151,15 @@ def close_connections() -> None:
         held.close()
 
 
-async def _connect() -> psycopg.AsyncConnection[Any]:
+def _prepares() -> bool:
+    return bool(getattr(settings, "TABLE_MOVES_PREPARED", True))
+
+
+async def _connect() -> Connection:
     wrapper = connections["default"]
     params = wrapper.get_connection_params()
-    params["cursor_factory"] = psycopg.AsyncClientCursor  # %s placeholders, as Django's
+    # Parameters bound by the server (psycopg turns the statements' %s into $1 ...).
+    params["cursor_factory"] = psycopg.AsyncCursor
     conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
     timezone_name = wrapper.timezone_name
     if conn.info.parameter_status("TimeZone") != timezone_name:
@@ -152,6 +168,12 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
         # Planned once: the parameters are keys (a table, a game), whose plans do not depend
         # on their values; without this the server plans each of the first five runs again.
         await conn.execute("SET plan_cache_mode = force_generic_plan")
+    # Every statement prepared at its first run on the connection, or none (Django's own
+    # connections prepare none, for the poolers that cannot keep them).
+    conn.prepare_threshold = 0 if _prepares() else None
+    # Every integer parameter is a key or a small count: one type for each, so that each
+    # statement is prepared once, whatever the values.
+    conn.adapters.register_dumper(int, Int8BinaryDumper)
     if wrapper.timezone is datetime.UTC:
         # Django's loader of times parses them in Python, to put its time zone on them; with
         # the session in UTC, psycopg's own (compiled) loader gives the very same values.
@@ -163,10 +185,10 @@ async def _connect() -> psycopg.AsyncConnection[Any]:
 
 
 @asynccontextmanager
-async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-    """One of the event loop's connections, not in a transaction; given back afterwards, after
-    a rollback if what it was used for failed (closed if even that fails, or if it was
-    cancelled mid-way)."""
+async def _connection() -> AsyncIterator[Connection]:
+    """One of the event loop's connections, not in a transaction; given back afterwards, with
+    the transaction ended if what it was used for failed (closed if even that fails, or if it
+    was cancelled mid-way)."""
     loop = asyncio.get_running_loop()
     if len(_by_loop) > 1:
         _close_for_closed_loops()
@@ -188,8 +210,7 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         raise
     except Exception:
         try:
-            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                await conn.execute("ROLLBACK")
+            await _end_failed(conn)
         except Exception:
             _close_now(conn)
         held.give_back(conn)
@@ -201,108 +222,57 @@ async def _connection() -> AsyncIterator[psycopg.AsyncConnection[Any]]:
     held.give_back(conn)
 
 
-def _prepares() -> bool:
-    return getattr(settings, "TABLE_MOVES_PREPARED", True)
+async def _end_failed(conn: Connection) -> None:
+    """End the transaction of a move that failed, if one is still open."""
+    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        await conn.rollback()
 
 
-#: The statements prepared on each connection, by name (PostgreSQL keeps them per session).
-_prepared_on: weakref.WeakKeyDictionary[psycopg.AsyncConnection[Any], set[str]] = (
-    weakref.WeakKeyDictionary()
-)
-#: Each statement's name, the same on every connection of the process.
-_names: dict[Any, str] = {}
+@asynccontextmanager
+async def _transaction(conn: Connection) -> AsyncIterator[None]:
+    """One transaction of the statements run in this block, in psycopg's pipeline mode: each
+    goes to the server as it is run, reading a result waits for those sent so far (one round
+    trip), and the end of the block, however it ends, commits what was sent (a round trip
+    more), or rolls it all back if a statement failed: writes are sent by ``_write``. In
+    pipeline mode the transaction is implicit (PostgreSQL's extended protocol ends it at the
+    pipeline's sync, not at each statement, and row locks are held until then): no BEGIN and no
+    COMMIT to send, nor a ROLLBACK, after which psycopg would prepare every statement again."""
+    async with conn.pipeline():
+        yield
 
 
-def _name_of(key: Any) -> str:
-    name = _names.get(key)
-    if name is None:
-        name = _names[key] = f"gandengyan_{len(_names) + 1}"
-    return name
+async def _run(conn: Connection, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    """Run ``sql`` on a cursor of its own (in a pipeline: send it; reading its rows waits for
+    them)."""
+    cursor = conn.cursor()
+    await cursor.execute(sql, params)
+    return cursor
 
 
-class _Batch:
-    """The statements of one round trip: each run by the name it is prepared under on the
-    connection (preparing first, in a round trip of their own, those the connection lacks), or
-    sent as text when statements are not prepared (``TABLE_MOVES_PREPARED`` off)."""
-
-    def __init__(self, cursor: psycopg.AsyncCursor[Any]) -> None:
-        self.cursor = cursor
-        self.prepared = _prepared_on.setdefault(cursor.connection, set()) if _prepares() else None
-        self.sql: list[str] = []
-        self.params: list[Any] = []
-        self.to_prepare: list[tuple[str, str, list[Any]]] = []  # name, PREPARE's text, constants
-
-    def text(self, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> None:
-        self.sql.append(sql)
-        self.params.extend(params)
-
-    def select(self, select: PreparedSelect[Any], **values: Any) -> None:
-        if self.prepared is None:
-            self.text(*select.statement(**values))
-            return
-        arguments = select.arguments(**values)
-        name = self._named(select, lambda: (*select.server_statement(), None))
-        self._execute(name, arguments)
-
-    def update(self, obj: Any, fields: list[str] | tuple[str, ...]) -> None:
-        sql, params = update_statement(obj, fields)
-        if self.prepared is None:
-            self.text(sql, params)
-            return
-        model, names = type(obj), tuple(fields)
-        name = self._named(
-            ("update", model, names), lambda: (update_server_statement(model, names), [], None)
-        )
-        self._execute(name, params)
-
-    def update_and_insert(self, updated: Any, fields: list[str], new: Any) -> None:
-        sql, params = update_and_insert_statement(updated, fields, new)
-        if self.prepared is None:
-            self.text(sql, params)
-            return
-        models = (type(updated), tuple(fields), type(new))
-
-        def server() -> tuple[str, list[Any], list[str]]:
-            body, types = update_and_insert_server_statement(*models)
-            return body, [], types
-
-        self._execute(self._named(("update and insert", *models), server), params)
-
-    async def run(self) -> None:
-        if self.to_prepare:
-            await _prepare(self.cursor, self.to_prepare)
-            assert self.prepared is not None
-            self.prepared.update(name for name, _text, _constants in self.to_prepare)
-            self.to_prepare = []
-        await self.cursor.execute("; ".join(self.sql), self.params)
-
-    def _named(
-        self, key: Any, server: Callable[[], tuple[str, list[Any], list[str] | None]]
-    ) -> str:
-        name = _name_of(key)
-        assert self.prepared is not None
-        if name not in self.prepared and all(name != n for n, _t, _c in self.to_prepare):
-            body, constants, types = server()
-            declared = f" ({', '.join(types)})" if types else ""
-            self.to_prepare.append((name, f"PREPARE {name}{declared} AS {body}", constants))
-        return name
-
-    def _execute(self, name: str, arguments: list[Any]) -> None:
-        self.text(f"EXECUTE {name}({', '.join(['%s'] * len(arguments))})", arguments)
-
-
-async def _prepare(
-    cursor: psycopg.AsyncCursor[Any], statements: list[tuple[str, str, list[Any]]]
-) -> None:
-    """Prepare ``statements`` (name, ``PREPARE``'s text, its constants) on the cursor's
-    connection, which is closed if that fails: a ``PREPARE`` is not undone by a rollback, so
-    which of them the session holds would not be known."""
-    text = "; ".join(cursor.mogrify(sql, constants) for _name, sql, constants in statements)
+async def _write(conn: Connection, statements: Sequence[tuple[str, list[Any]]]) -> Cursor:
+    """Send the writes ``statements`` of a ``_transaction``, built beforehand; the first one's
+    cursor. Should sending one of them fail, the connection is closed at once: the end of the
+    transaction must not commit the ones sent before it."""
     try:
-        await cursor.execute(text)
+        cursors = [await _run(conn, sql, params) for sql, params in statements]
     except BaseException:
-        _close_now(cursor.connection)
+        _close_now(conn)
         raise
+    return cursors[0]
+
+
+async def _with_connection(run: Callable[[Connection], Awaitable[T]]) -> T:
+    """``run`` on one of the loop's connections; once more on a new connection when the one
+    taken had lost its prepared statements (a pooler in front handed over another session) or
+    a table they read changed under them."""
+    for attempt in (1, 2):
+        try:
+            async with _connection() as conn:
+                return await run(conn)
+        except (psycopg.errors.InvalidSqlStatementName, psycopg.errors.FeatureNotSupported):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 async def table_move(
@@ -318,11 +288,10 @@ async def table_move(
     committed. None when ``decisions.player_move`` found that the move ends the game: nothing
     was written, and ``services.table_game_act`` makes it with the settlement. Raises
     ``GameActionRefused`` for what the decision refuses (nothing was written)."""
-    await _statements_compiled(_MOVE_READS)
     try:
-        made = await _with_statements(
-            lambda cursor: _move_in(
-                cursor,
+        made = await _with_connection(
+            lambda conn: _move_in(
+                conn,
                 user=user,
                 table_id=table_id,
                 action=action,
@@ -333,18 +302,15 @@ async def table_move(
     except psycopg.errors.UniqueViolation:
         # The database's unique action id per game: a copy of a made action that came with the
         # current version and is legal (only a forged one can).
-        if action_id and await _with_statements(
-            lambda cursor: _action_made(cursor, table_id, action_id)
-        ):
-            raise GameActionRefused("duplicate", "this action was applied already") from None
+        if action_id:
+            applied = await _with_connection(lambda conn: _action_made(conn, table_id, action_id))
+            if applied:
+                raise GameActionRefused("duplicate", "this action was applied already") from None
         raise
     if made is None:
         return None
     plan, read = made
     game, after, event = plan.game, plan.after, plan.event
-    # Committed: the position is this process's to keep, as ``services.move_write`` keeps it.
-    game_position_remember(game=game, state=after, event=event)
-    _seen.put(table_id, (game.pk, after.log_length))
     rows = plan.rows_after(read)
     notice = services.table_notice(
         table_id=table_id,
@@ -354,169 +320,62 @@ async def table_move(
     return [(services.table_group_name(table_id), notice)]
 
 
-async def _with_statements(run: Callable[[psycopg.AsyncCursor[Any]], Awaitable[T]]) -> T:
-    """``run`` on a cursor of one of the loop's connections; once more on a new connection when
-    the one taken had lost its prepared statements (a pooler in front handed over another
-    session) or a table they read changed under them."""
-    for attempt in (1, 2):
-        try:
-            async with _connection() as conn:
-                return await run(conn.cursor())
-        except (psycopg.errors.InvalidSqlStatementName, psycopg.errors.FeatureNotSupported):
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
-
-
-async def _action_made(cursor: psycopg.AsyncCursor[Any], table_id: int, action_id: str) -> bool:
+async def _action_made(conn: Connection, table_id: int, action_id: str) -> bool:
     """Whether an action with the id ``action_id`` is stored in the game being played at
     table ``table_id``."""
-    await cursor.execute(_ACTION_MADE, [table_id, Game.Status.PLAYING, action_id])
+    cursor = await _run(conn, ACTION_MADE, [table_id, action_id])
     return await cursor.fetchone() is not None
 
 
-_ACTION_MADE = (
-    f"SELECT 1 FROM {GameEvent._meta.db_table} event"
-    f" JOIN {Game._meta.db_table} game ON game.id = event.game_id"
-    " WHERE game.table_id = %s AND game.status = %s AND event.action_id = %s LIMIT 1"
-)
-
-
-async def _statements_compiled(selects: tuple[PreparedSelect[Any], ...]) -> None:
-    """Build ``selects`` through the ORM the first time, on a database thread: compiling may
-    ask the database about itself, which must not happen on the event loop."""
-    if not all(select.compiled() for select in selects):
-        await database_sync_to_async(_compile)(selects)
-
-
-def _compile(selects: tuple[PreparedSelect[Any], ...]) -> None:
-    with transaction.atomic():
-        for select in selects:
-            select.statement(**dict.fromkeys(select.names, 0))
-
-
-#: A game's stored events from a number on, to replay the moves this process has not seen.
-_events_since = PreparedSelect(
-    lambda game_id, number: (
-        GameEvent.objects.filter(game_id=game_id, number__gte=number)
-        .order_by("number")
-        .only("id", "number", "seat", "action")
-    ),
-    "game_id",
-    "number",
-)
-
-
-@dataclasses.dataclass(frozen=True)
-class _KeptRows:
-    """The rows of a table that the last move made here read, with the game row as the move
-    left it, and their models: a move whose rows are these takes them (a copy of the game's).
-    Nothing changes them once kept."""
-
-    game_row: tuple[Any, ...]
-    game: Game
-    seat_rows: list[tuple[Any, ...]]
-    seats: list[Seat]
-
-
-_kept: LruCache[_KeptRows] = LruCache(4096)
-
-#: By table, the game and the number of events of the last position this process knew.
-_seen: LruCache[tuple[int, int]] = LruCache(4096)
-
-
-def _unseen_events(table_id: int, version: str | None) -> tuple[int, int] | None:
-    """The game and the first event number to read with the lock, when the player's view
-    (``version``, ``table.game.events``) shows events after the last position a move at the
-    table was made at in this process (moves made through another worker)."""
+def _shown(version: str | None) -> tuple[int, int, int] | None:
+    """The table's version, the game and its number of events that the player's view shows
+    (``table_version``), or None."""
     try:
-        _table_version, game_id, events = (int(part) for part in (version or "").split("."))
+        table_version, game_id, events = (int(part) for part in (version or "").split("."))
     except ValueError:
         return None
-    seen = _seen.get(table_id)
-    if seen is None or seen[0] != game_id:
-        return None  # a game new to this process: its events are read if needed
-    return (game_id, seen[1]) if events > seen[1] else None
+    return table_version, game_id, events
 
 
-async def _events(
-    cursor: psycopg.AsyncCursor[Any], game: Game, since: int
-) -> list[tuple[int, int, Any]]:
-    batch = _Batch(cursor)
-    batch.select(_events_since, game_id=game.pk, number=since)
-    await batch.run()
-    return [(row.pk, row.seat, row.action) for row in _events_since.models(await cursor.fetchall())]
+def _events_wanted(known: KnownGame | None, game_id: int, events: int | None) -> int | None:
+    """From which number to read the stored events of game ``game_id`` with the lock, the
+    player's view showing ``events`` of them (None: not known); None: none to read."""
+    if known is not None and known.game.pk == game_id:
+        have = int(known.state.log_length)
+        if events is not None and events <= have:
+            return None
+        return have if known.last_event is not None else 0
+    return 0 if events is None or events > 0 else None
 
 
-#: The players of a game, by seat.
-_game_players = PreparedSelect(
-    lambda game_id: GamePlayer.objects.filter(game_id=game_id).order_by("seat"), "game_id"
-)
+#: Where the game row's position id is among ``GAME_PLAYING_ROWS``' columns.
+_POSITION_ID = GAME.index("position_id")
 
 
-async def _rows_of_game(
-    cursor: psycopg.AsyncCursor[Any], *, table: Table, game: Game, seats: list[Seat]
-) -> TableRows:
-    # Built through the ORM on the loop at the first call: neither locks, so compiling them
-    # needs no database.
-    batch = _Batch(cursor)
-    batch.select(_game_players, game_id=game.pk)
-    batch.select(_seated_wallets, table_id=table.pk)
-    await batch.run()
-    players = _game_players.models(await cursor.fetchall())
-    cursor.nextset()
-    wallets = _seated_wallets.models(await cursor.fetchall())
-    return table_rows_keep(
-        table=table,
-        game=game,
-        seats=seats,
-        players={player.seat: player for player in players},
-        balances={wallet.user_id: wallet.balance for wallet in wallets},
-    )
+class _Reads:
+    """The rows of a table that a move reads with the game's lock when what this process keeps
+    of the table is not what the game row names: the game row (with its table and room), the
+    seats, the game's players (of ``game_id``, the game the player's view shows), the seated
+    players' balances, and that game's events from ``since`` on. Sent in one round trip."""
 
+    def __init__(self, game_id: int | None, since: int | None) -> None:
+        self.game_id, self.since = game_id, since
 
-async def _state_of(
-    cursor: psycopg.AsyncCursor[Any], game: Game, read: list[GameEvent] | None = None
-) -> GameState:
-    """The position the game's row names: the one this process keeps, or, after moves made
-    elsewhere (another worker's sockets), the kept one with their events read under the lock
-    (``read``: the game's events from some number on, when already read) and replayed."""
-    state = game_state_kept(game=game)
-    if state is not None:
-        return state
-    since = game_events_wanted(game=game)
-    if read and read[0].number <= since:
-        events = [(row.pk, row.seat, row.action) for row in read if row.number >= since]
-    else:
-        events = await _events(cursor, game, since)
-    state = game_state_after(game=game, events=events, since=since)
-    if state is None:
-        state = game_state_after(game=game, events=await _events(cursor, game, 0), since=0)
-    if state is None:
-        raise RuntimeError(f"game {game.pk}: its stored events do not replay")
-    return state
-
-
-#: The statements every move reads with, built once (games.prepared). One game at most is being
-#: played at a table, so the lock needs no ORDER BY.
-_game_playing_locked = PreparedSelect(
-    lambda table_id: (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table__room")
-        .filter(table_id=table_id, status=Game.Status.PLAYING)[:1]
-    ),
-    "table_id",
-)
-_table_seats = PreparedSelect(
-    lambda table_id: (
-        Seat.objects.select_related("user").filter(table_id=table_id).order_by("position")
-    ),
-    "table_id",
-)
+    async def send(self, conn: Connection, table_id: int) -> None:
+        self.game = await _run(conn, GAME_PLAYING_ROWS, [table_id])
+        self.seats = await _run(conn, TABLE_SEATS, [table_id])
+        self.balances = await _run(conn, SEATED_BALANCES, [table_id])
+        game_id, since = self.game_id, self.since
+        self.players = None if game_id is None else await _run(conn, GAME_PLAYERS, [game_id])
+        self.events = (
+            None
+            if game_id is None or since is None
+            else await _run(conn, EVENTS_SINCE, [game_id, since])
+        )
 
 
 async def _move_in(
-    cursor: psycopg.AsyncCursor[Any],
+    conn: Connection,
     *,
     user: Any,
     table_id: int,
@@ -524,133 +383,222 @@ async def _move_in(
     version: str | None,
     action_id: str,
 ) -> tuple[MovePlan, GameRead] | None:
-    # Two round trips: the transaction begun with the game row locked (with its table and room)
-    # and the seats read (with their players), and the events this process has not seen when
-    # the player's view names a later position of the game; then the move written and committed.
-    lock, seats_select = _game_playing_locked, _table_seats
-    batch = _Batch(cursor)
-    batch.text("BEGIN")
-    batch.select(lock, table_id=table_id)
-    batch.select(seats_select, table_id=table_id)
-    unseen = _unseen_events(table_id, version)
-    if unseen is not None:
-        batch.select(_events_since, game_id=unseen[0], number=unseen[1])
-    await batch.run()
-    cursor.nextset()
-    game_rows = await cursor.fetchall()
-    cursor.nextset()
-    seat_rows = await cursor.fetchall()
-    kept = _kept.get(table_id)
-    if kept is not None and game_rows == [kept.game_row] and seat_rows == kept.seat_rows:
-        # The rows this process's last move here left: their models, not built again (a copy of
-        # the game's, which the move changes; nothing changes the seats').
-        games, seats = [copy.copy(kept.game)], kept.seats
-    else:
-        games, seats = lock.models(game_rows), seats_select.models(seat_rows)
-    read_events: list[GameEvent] | None = None
-    if unseen is not None:
-        cursor.nextset()
-        read_events = _events_since.models(await cursor.fetchall())
-    if not games:
-        raise decisions.no_game_refusal(seated=any(row.user_id == user.pk for row in seats))
-    game = games[0]
-    read_already = read_events if unseen is not None and unseen[0] == game.pk else None
-    state = await _state_of(cursor, game, read_already)
-    _seen.put(table_id, (game.pk, state.log_length))
-    table: Table = game.table
-    for row in seats:
-        row.table = table
-    rows = table_rows_kept(table=table, game=game, seats=seats)
-    if rows is None:
-        # A game this process did not start (another worker dealt it): its players and the
-        # seated players' balances, read once under the lock and kept for its next moves here.
-        rows = await _rows_of_game(cursor, table=table, game=game, seats=seats)
-    read = GameRead(
-        game=game, seats=seats, players=rows.players, balances=rows.balances, state=state
+    # Two round trips: the transaction begun with the game row locked, then the move written
+    # and committed. When the player's view shows what this process keeps of the table, the
+    # lock reads the row's position id only, and the rest is the kept rows if the row names
+    # them; otherwise the rows are read with the lock (and in a round trip more when the row
+    # names something else than the player's view showed).
+    known = positions.known(table_id)
+    shown = _shown(version)
+    confident = (
+        known is not None
+        and known.complete
+        and known.table is not None
+        and shown == (known.table.version, known.game.pk, known.state.log_length)
     )
-    try:
-        plan = decisions.player_move(
-            read,
-            user_id=user.pk,
-            action=action,
-            version=version,
-            action_id=action_id,
-            now=timezone.now(),
-        )
-    except GameActionRefused as refused:
-        # A resend of a made action comes late (the version moved on) or out of turn: the id
-        # says what happened, and it is looked up only then.
-        if action_id and await _action_made(cursor, table_id, action_id):
-            raise GameActionRefused("duplicate", "this action was applied already") from None
-        raise refused from None
-    if plan.ends:
-        # The services write the end of a game, with its settlement.
-        await cursor.execute("ROLLBACK")
-        return None
-    write = _Batch(cursor)
-    write.update_and_insert(plan.game, list(plan.fields), plan.event)
-    for seat, fields in plan.seats:
-        write.update(seat, fields)
-    write.text("COMMIT")
-    await write.run()
-    written = await cursor.fetchone()
-    if written is None:
+    reads: _Reads | None = None
+    locked: Cursor | None = None
+    async with _transaction(conn):
+        if confident:
+            locked = await _run(conn, GAME_PLAYING_LOCKED, [table_id])
+        else:
+            game_id = shown[1] if shown is not None else None
+            events = shown[2] if shown is not None else None
+            since = None if game_id is None else _events_wanted(known, game_id, events)
+            reads = _Reads(game_id, since)
+            await reads.send(conn, table_id)
+        read: GameRead | None = None
+        if locked is not None:
+            found = await locked.fetchone()
+            # What this process keeps of the table now: another move here may have made it
+            # while this one waited for the lock.
+            known = positions.known(table_id)
+            if (
+                found is not None
+                and known is not None
+                and known.complete
+                and tuple(found) == (known.game.pk, known.game.position_id)
+            ):
+                read = _read_kept(known)
+            else:
+                game_id = None if found is None else found[0]
+                since = None if game_id is None else _events_wanted(known, game_id, None)
+                reads = _Reads(game_id, since)
+                await reads.send(conn, table_id)
+        if read is None:
+            assert reads is not None
+            read = await _read(conn, reads, table_id=table_id, user_id=user.pk)
+        try:
+            plan = decisions.player_move(
+                read,
+                user_id=user.pk,
+                action=action,
+                version=version,
+                action_id=action_id,
+                now=timezone.now(),
+            )
+        except GameActionRefused:
+            # A resend of a made action comes late (the version moved on) or out of turn: the
+            # id says what happened, and it is looked up only then.
+            if action_id and await _action_made(conn, table_id, action_id):
+                raise GameActionRefused("duplicate", "this action was applied already") from None
+            raise
+        if plan.ends:
+            return None  # the services write the end of a game, with its settlement
+        # The values come from the decisions and the engine; the database's constraints
+        # guard what they could get wrong (the event's number, unique and from 1).
+        writes = [update_and_insert(plan.game, plan.fields, plan.event)]
+        writes += [update(seat, fields) for seat, fields in plan.seats]
+        written = await _write(conn, writes)
+    stored = await written.fetchone()
+    if stored is None:
         raise RuntimeError(f"the move at table {table_id} wrote no event")
-    inserted(plan.event, written[0])
-    # The game row as this move left it, for the next move here to know it again.
-    left = list(game_rows[0])
-    for name in plan.fields:
-        left[lock.column_of(name)] = getattr(plan.game, name)
-    if plan.seats:
-        _kept.pop(table_id)  # the seats changed: read them again next time
-    else:
-        _kept.put(table_id, _KeptRows(tuple(left), plan.game, seat_rows, seats))
+    event = plan.event
+    inserted(event, stored[0])
+    # Committed: what the move left is this process's to keep, for the table's next move.
+    positions.remember(
+        KnownGame(
+            game=plan.game,
+            state=plan.after,
+            last_event=(event.pk, event.seat, event.action),
+            table=plan.game.table,
+            seats=plan.rows_after(read).seats,
+            players=read.players,
+            balances=read.balances,
+        )
+    )
     return plan, read
 
 
-# 再来一局 ----------------------------------------------------------------------------------------
+def _read_kept(known: KnownGame) -> GameRead:
+    """What a move reads, all of it kept by this process (``known`` is complete)."""
+    assert known.seats is not None and known.players is not None and known.balances is not None
+    return GameRead(
+        game=known.game,
+        seats=known.seats,
+        players=known.players,
+        balances=known.balances,
+        state=known.state,
+    )
 
-#: What 再来一局 reads in its first round trip: the table locked with its room, its seats with
-#: their players, its latest game, that game's players, and the seated players' wallets.
-_table_locked = PreparedSelect(
-    lambda table_id: (
-        Table.objects.select_for_update(of=("self",)).select_related("room").filter(pk=table_id)
-    ),
-    "table_id",
-)
-_latest_game = PreparedSelect(
-    lambda table_id: Game.objects.filter(table_id=table_id).order_by("-number")[:1], "table_id"
-)
-_latest_game_players = PreparedSelect(
-    lambda table_id: GamePlayer.objects.filter(
-        game_id=Subquery(
-            Game.objects.filter(table_id=table_id).order_by("-number").values("pk")[:1]
+
+async def _read(conn: Connection, reads: _Reads, *, table_id: int, user_id: int) -> GameRead:
+    """What a move at table ``table_id`` reads, from ``reads`` (sent with the lock), from what
+    this process keeps of the table where the game row names it, and from a read more when
+    they lack something; kept for the next move (the rows were read under the lock)."""
+    rows = await reads.game.fetchall()
+    known = positions.known(table_id)
+    seat_rows = await reads.seats.fetchall()
+    if not rows:
+        seated = any(seat.user_id == user_id for seat in seats_with_users(seat_rows))
+        raise decisions.no_game_refusal(seated=seated)
+    row = rows[0]
+    if (
+        known is not None
+        and known.complete
+        and (row[GAME.key], row[_POSITION_ID]) == (known.game.pk, known.game.position_id)
+    ):
+        return _read_kept(known)
+    game = game_table_room(row)
+    table: Table = game.table
+    seats = seats_with_users(seat_rows, table)
+    balances: dict[int, int] = dict(await reads.balances.fetchall())
+    players: dict[int, GamePlayer] | None = None
+    if reads.players is not None and reads.game_id == game.pk:
+        players = _players_by_seat(await reads.players.fetchall())
+    state: Any | None = None
+    last_event: Event | None = None
+    since: int | None = None  # the number of the first event still to read
+    if known is not None and known.names(game):
+        state, last_event = known.state, known.last_event
+    else:
+        since = game_events_wanted(game=game)
+        if (
+            reads.events is not None
+            and reads.game_id == game.pk
+            and reads.since is not None
+            and reads.since <= since
+        ):
+            events = _events_from(await reads.events.fetchall(), since)
+            replayed = game_state_after(game=game, events=events, since=since)
+            if replayed is not None:
+                (state, last_event), since = replayed, None
+            else:
+                since = 0  # not the known position's game any more: from the deal
+    if players is None or since is not None:
+        # What the reads with the lock did not hold: the game is not the one the player's view
+        # showed, or the events read do not go on from the position this process knows.
+        more_players = None if players is not None else await _run(conn, GAME_PLAYERS, [game.pk])
+        more_events = None if since is None else await _run(conn, EVENTS_SINCE, [game.pk, since])
+        if more_players is not None:
+            players = _players_by_seat(await more_players.fetchall())
+        if more_events is not None:
+            assert since is not None
+            state, last_event = await _replayed(
+                conn, game, _events_from(await more_events.fetchall(), since), since
+            )
+    assert players is not None and state is not None
+    positions.remember(
+        KnownGame(
+            game=game,
+            state=state,
+            last_event=last_event,
+            table=table,
+            seats=seats,
+            players=players,
+            balances=balances,
         )
-    ).order_by("seat"),
-    "table_id",
-)
-_seated_wallets = PreparedSelect(
-    lambda table_id: Wallet.objects.filter(
-        user_id__in=Subquery(
-            Seat.objects.filter(table_id=table_id, user__isnull=False).values("user_id")
+    )
+    return GameRead(game=game, seats=seats, players=players, balances=balances, state=state)
+
+
+def _players_by_seat(rows: Sequence[Sequence[Any]]) -> dict[int, GamePlayer]:
+    return {player.seat: player for player in PLAYER.build_all(rows)}
+
+
+def _events_from(rows: Sequence[Sequence[Any]], since: int) -> list[Event]:
+    """The events (``id``, ``seat``, ``action``) of ``EVENTS_SINCE``'s ``rows`` from number
+    ``since`` on."""
+    return [
+        (event_id, seat, event_action(action))
+        for event_id, number, seat, action in rows
+        if number >= since
+    ]
+
+
+async def _replayed(
+    conn: Connection, game: Game, events: list[Event], since: int
+) -> tuple[Any, Event | None]:
+    """The position after ``events`` (``game``'s, from number ``since``), or, when they do not
+    go on from the position this process knows, after all the game's events, read now."""
+    replayed = game_state_after(game=game, events=events, since=since)
+    if replayed is None and since:
+        cursor = await _run(conn, EVENTS_SINCE, [game.pk, 0])
+        replayed = game_state_after(
+            game=game, events=_events_from(await cursor.fetchall(), 0), since=0
         )
-    ),
-    "table_id",
-)
-_AGAIN_READS = (
-    _table_locked,
-    _table_seats,
-    _latest_game,
-    _latest_game_players,
-    _seated_wallets,
-)
-_MOVE_READS = (
-    _game_playing_locked,
-    _table_seats,
-    _events_since,
-    _game_players,
-    _seated_wallets,
-)
+    if replayed is None:
+        raise RuntimeError(f"game {game.pk}: its stored events do not replay")
+    return replayed
+
+
+async def _state_of(conn: Connection, game: Game) -> Any:
+    """The position ``game``'s row names: the one this process keeps, or, after moves made
+    elsewhere (another worker's sockets), the kept one with their events read now (after the
+    row) and replayed."""
+    state = game_state_kept(game=game)
+    if state is not None:
+        return state
+    since = game_events_wanted(game=game)
+    cursor = await _run(conn, EVENTS_SINCE, [game.pk, since])
+    state, last_event = await _replayed(
+        conn, game, _events_from(await cursor.fetchall(), since), since
+    )
+    positions.remember_read(KnownGame(game=game, state=state, last_event=last_event))
+    return state
+
+
+# 再来一局 ----------------------------------------------------------------------------------------
 
 
 async def table_again(*, user: Any, table_id: int) -> Notices | None:
@@ -658,8 +606,7 @@ async def table_again(*, user: Any, table_id: int) -> Notices | None:
     it committed. None when ``decisions.again`` found that it deals the next game: nothing was
     written, and ``services.table_play_again`` makes it with the deal. Raises
     ``TableRefused`` for what the decision refuses (nothing was written)."""
-    await _statements_compiled(_AGAIN_READS)
-    made = await _with_statements(lambda cursor: _again_in(cursor, user=user, table_id=table_id))
+    made = await _with_connection(lambda conn: _again_in(conn, user=user, table_id=table_id))
     if made is None:
         return None
     if made is _UNCHANGED:
@@ -691,55 +638,49 @@ def _frames_read_anew(*, table: Table, rows: TableRows) -> dict[str, Any]:
     return frames_of_table(table=table, seats=rows.seats, last=rows.game)
 
 
-async def _again_in(
-    cursor: psycopg.AsyncCursor[Any], *, user: Any, table_id: int
-) -> tuple[Table, TableRows, Any] | None:
-    # Two round trips, as a move: the reads with the table's lock, then the seat and the table
-    # written and committed.
-    reads = _Batch(cursor)
-    reads.text("BEGIN")
-    for select in _AGAIN_READS:
-        reads.select(select, table_id=table_id)
-    await reads.run()
-    found: list[list[Any]] = []
-    for select in _AGAIN_READS:
-        cursor.nextset()
-        found.append(select.models(await cursor.fetchall()))
-    tables, seats, games, players, wallets = found
-    if not tables:
-        raise TableRefused("not_seated", _("You are not sitting at this table."))
-    table = tables[0]
-    last = games[0] if games else None
-    balances = {wallet.user_id: wallet.balance for wallet in wallets}
-    plan = decisions.again(
-        AgainRead(table=table, seats=seats, last=last, balance=balances.get(user.pk)),
-        user_id=user.pk,
-    )
-    if plan.seat is None:
-        await cursor.execute("ROLLBACK")  # ready already: nothing changes
-        return _UNCHANGED
-    if plan.deals:
-        # The services deal the next game.
-        await cursor.execute("ROLLBACK")
-        return None
-    seats = [plan.seat if row.pk == plan.seat.pk else row for row in seats]
-    for row in seats:
-        row.table = table
-    closes = decisions.table_change_planned(table=table, seats=seats)
-    assert not closes, "a table with a player at it stays open"
-    write = _Batch(cursor)
-    write.update(plan.seat, ["ready"])
-    write.update(table, decisions.TABLE_CHANGE_FIELDS)
-    write.text("COMMIT")
-    await write.run()
+async def _again_in(conn: Connection, *, user: Any, table_id: int) -> Any:
+    # Two round trips, as a move: the table locked with its room, its seats with their
+    # players, its latest game, that game's players and the seated players' balances; then the
+    # seat and the table written and committed.
+    async with _transaction(conn):
+        tables = await _run(conn, TABLE_LOCKED, [table_id])
+        seat_rows = await _run(conn, TABLE_SEATS, [table_id])
+        games = await _run(conn, LATEST_GAME, [table_id])
+        player_rows = await _run(conn, LATEST_GAME_PLAYERS, [table_id])
+        balance_rows = await _run(conn, SEATED_BALANCES, [table_id])
+        table_row = await tables.fetchone()
+        if table_row is None:
+            raise TableRefused("not_seated", _("You are not sitting at this table."))
+        table = table_room(table_row)
+        seats = seats_with_users(await seat_rows.fetchall())
+        last = GAME.build_all(await games.fetchall())
+        latest = last[0] if last else None
+        players = PLAYER.build_all(await player_rows.fetchall())
+        balances: dict[int, int] = dict(await balance_rows.fetchall())
+        plan = decisions.again(
+            AgainRead(table=table, seats=seats, last=latest, balance=balances.get(user.pk)),
+            user_id=user.pk,
+        )
+        if plan.seat is None:
+            return _UNCHANGED  # ready already: nothing changes
+        if plan.deals:
+            return None  # the services deal the next game
+        seats = [plan.seat if row.pk == plan.seat.pk else row for row in seats]
+        for row in seats:
+            row.table = table
+        closes = decisions.table_change_planned(table=table, seats=seats)
+        assert not closes, "a table with a player at it stays open"
+        await _write(
+            conn, [update(plan.seat, ["ready"]), update(table, decisions.TABLE_CHANGE_FIELDS)]
+        )
     players_by_seat = {player.seat: player for player in players}
-    rows = TableRows(seats=seats, game=last, players=players_by_seat, balances=balances)
+    rows = TableRows(seats=seats, game=latest, players=players_by_seat, balances=balances)
     # The frames show the game that ended, rendered from these rows when they hold all the
     # frames need: every player of that game still in their seat, and the room still admitting
     # every seated player (a refusal's text reads the other rooms).
-    by_position = {row.position: row for row in seats}
+    by_position: dict[int, Seat] = {row.position: row for row in seats}
     if (
-        last is None
+        latest is None
         or any(
             player.user_id is not None and by_position[player.seat].user_id != player.user_id
             for player in players
@@ -752,4 +693,4 @@ async def _again_in(
     ):
         return table, rows, _FRAMES_READ_ANEW
     # A game another worker ended is read up to its end.
-    return table, rows, await _state_of(cursor, last)
+    return table, rows, await _state_of(conn, latest)

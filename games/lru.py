@@ -32,6 +32,15 @@ class LruCache(Generic[V]):
             while len(self._entries) > self.capacity:
                 self._entries.popitem(last=False)
 
+    def replace(self, key: Hashable, old: V, new: V) -> bool:
+        """Put ``new`` in place of ``old`` if ``key``'s entry is still ``old``."""
+        with self._lock:
+            if self._entries.get(key) is not old:
+                return False
+            self._entries[key] = new
+            self._entries.move_to_end(key)
+            return True
+
     def pop(self, key: Hashable) -> None:
         with self._lock:
             self._entries.pop(key, None)

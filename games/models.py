@@ -253,8 +253,9 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # When the server acts for the seat to move: a bot's pause, or a player's time running out.
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
-    # A new random value with every stored event: a process that knows the position after the
-    # events of this value (``games.positions``) may use it without reading the events again.
+    # A new random value with every stored event, every other write of the row and every change
+    # of its table's seats while it is played: a process that kept what the row named at this
+    # value (``games.positions``) may use it without reading it again.
     position_id = models.UUIDField(_("position id"), default=uuid.uuid4, editable=False)
 
     class Meta:

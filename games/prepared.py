@@ -1,332 +1,310 @@
-"""The statements of a move, built by the ORM once and then sent as text.
+"""The statements of the moves made on the event loop (``games.loop_moves``), PostgreSQL only.
 
-A move runs the same few statements at every table. Building one through the ORM (the query
-tree, the compiler, every field's preparation) costs a worker 0.3–0.7 ms of CPU, three to five
-times what sending the built text through a cursor costs; on the hot path that was a third of
-an action. So the queryset is written as usual, compiled once per database connection's vendor,
-and each call only fills in the parameters and builds the model rows as the queryset's own
-iterator does (the selected related rows and the fields' converters included).
-
-On PostgreSQL the same statements can also be given to the server once per session
-(``PREPARE``), with ``$1``, ``$2`` … for their parameters, and then run by name (``EXECUTE``):
-the server then parses and plans them once instead of at every move, which was about half of its
-work for a move's reads (``server_text`` and ``PreparedSelect.server_statement``).
+Each statement is plain SQL, written once: its column lists come from the models' ``_meta``
+(every concrete field, in ``concrete_fields`` order), the parameters are psycopg's ``%s``, and
+psycopg binds them and prepares the statement on each connection the first time it runs there.
+The rows a statement returns become model instances through ``Model.from_db``, each value
+converted by its field's ``from_db_value`` as the ORM converts it; the rows it writes hold the
+values the ORM writes, each from its field's ``pre_save`` and ``get_db_prep_save``.
 """
 
 from __future__ import annotations
 
 import functools
-import re
-import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import DatabaseError, connections, models
-from django.db.models.query import get_related_populators
+from django.db import connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+
+from accounts.models import Wallet
+
+from .models import Game, GameEvent, GamePlayer, Room, Seat, Table
 
 M = TypeVar("M", bound=models.Model)
 
-# Stand-ins for the parameters while the queryset is compiled: numbers no row uses, each
-# found again among the compiled statement's parameters. They fit any integer column, so that the
-# ORM does not fold a comparison with a number out of a column's range into the statement.
-_MARKER_BASE = 2_147_000_000
+#: The database alias of the rows built here.
+DATABASE = "default"
 
 
-@dataclass(frozen=True)
-class _Compiled:
-    sql: str
-    params: tuple[Any, ...]
-    slots: tuple[tuple[int, str], ...]  # (index in params, parameter name)
-    compiler: Any
-    init_list: list[str]
-    fields_start: int
-    fields_end: int
-    populators: list[Any]
-    converters: dict[int, Any]
-    model: type[models.Model]
+@functools.cache
+def _database() -> BaseDatabaseWrapper:
+    """The database's wrapper for the fields' conversions of values (its operations and
+    features), which never connects: one for the process, where ``connections`` makes one for
+    every thread and every asynchronous task that asks."""
+    return connections.create_connection(DATABASE)
 
 
-class PreparedSelect(Generic[M]):
-    """``build(**markers)`` returns the queryset; calling the object runs it.
+def quote(name: str) -> str:
+    """``name`` as a PostgreSQL identifier."""
+    return '"{}"'.format(name.replace('"', '""'))
 
-    Every parameter named in ``names`` must reach the statement as a parameter of its own (a
-    filter on a number, as ``table_id=table_id``): compiling checks that each marker appears
-    exactly once, so a queryset that folds one into its text is refused, not misread.
-    """
 
-    def __init__(self, build: Callable[..., models.QuerySet[M]], *names: str) -> None:
-        self._build = build
-        self._names = names
-        self._compiled: dict[str, _Compiled] = {}
-        self._lock = threading.Lock()
+def literal(text: str) -> str:
+    """``text`` as a PostgreSQL string constant, for the constants of a statement (a status),
+    which its plan then knows: a partial index on one can be used."""
+    return "'{}'".format(text.replace("'", "''"))
 
-    def __call__(self, *, using: str = "default", **values: Any) -> list[M]:
-        sql, params = self.statement(using=using, **values)
-        with connections[using].cursor() as cursor:
-            cursor.execute(sql, params)
-            rows: Sequence[Any] = cursor.fetchall()
-        return self.models(rows, using=using)
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The statement's named parameters."""
-        return self._names
+def table_of(model: type[models.Model]) -> str:
+    return quote(model._meta.db_table)
 
-    def compiled(self, *, using: str = "default") -> bool:
-        """Whether the statement is compiled for ``using`` already (the ORM compiles it on the
-        first call, which must not be on an event loop)."""
-        return using in self._compiled
 
-    def column_of(self, name: str, *, using: str = "default") -> int:
-        """Where the field ``name`` (an attribute name) of the selected model is in a row."""
-        compiled = self._compiled.get(using) or self._compile(using)
-        return compiled.fields_start + compiled.init_list.index(name)
+def column_of(field: Any) -> str:
+    """The column of the concrete field ``field``, quoted."""
+    name = field.column
+    assert isinstance(name, str), f"{field} has no column"
+    return quote(name)
 
-    def statement(self, *, using: str = "default", **values: Any) -> tuple[str, list[Any]]:
-        """The statement's text and its parameters, for a cursor of ``using``'s vendor."""
-        compiled = self._compiled.get(using) or self._compile(using)
-        params = list(compiled.params)
-        for index, name in compiled.slots:
-            params[index] = values[name]
-        return compiled.sql, params
 
-    def server_statement(self, *, using: str = "default") -> tuple[str, list[Any]]:
-        """The statement for PostgreSQL's ``PREPARE``: its named parameters as ``$1``, ``$2`` … in
-        the order of ``names`` (``EXECUTE``'s arguments, ``arguments``), and the constants the
-        queryset put in as parameters still ``%s`` placeholders, with their values: quoted into
-        the text when it is prepared, so that the plan, made once, knows them."""
-        compiled = self._compiled.get(using) or self._compile(using)
-        numbers: list[int | None] = [None] * len(compiled.params)
-        for index, name in compiled.slots:
-            numbers[index] = self._names.index(name) + 1
-        constants = [
-            param for param, number in zip(compiled.params, numbers, strict=True) if number is None
+def column(model: type[models.Model], name: str, alias: str | None = None) -> str:
+    """The column of ``model``'s field ``name`` ("pk" for the key), quoted, after ``alias.``."""
+    meta = model._meta
+    text = column_of(meta.pk if name == "pk" else meta.get_field(name))
+    return text if alias is None else f"{alias}.{text}"
+
+
+#: A field's conversion of a value read (its ``from_db_value``): value, expression, connection.
+Converter = Callable[[Any, Any, Any], Any]
+
+
+class Columns(Generic[M]):
+    """Every concrete field of ``model`` as a select list (its table named ``alias``), and the
+    model rows built from a result's columns."""
+
+    def __init__(self, model: type[M], alias: str) -> None:
+        self.model = model
+        self.fields: tuple[models.Field[Any, Any], ...] = tuple(model._meta.concrete_fields)
+        self.names = [field.attname for field in self.fields]
+        self.width = len(self.fields)
+        self.sql = ", ".join(f"{alias}.{column_of(field)}" for field in self.fields)
+        self.key = next(index for index, field in enumerate(self.fields) if field.primary_key)
+        self._converters: list[tuple[int, Converter]] = [
+            (index, getattr(field, "from_db_value"))  # noqa: B009
+            for index, field in enumerate(self.fields)
+            if hasattr(field, "from_db_value")
         ]
-        return server_text(compiled.sql, numbers), constants
 
-    def arguments(self, **values: Any) -> list[Any]:
-        """``EXECUTE``'s arguments for the statement ``server_statement`` prepared."""
-        return [values[name] for name in self._names]
+    def index(self, name: str) -> int:
+        """Where the field ``name`` (an attribute name) is among the columns."""
+        return self.names.index(name)
 
-    def models(self, rows: Sequence[Any], *, using: str = "default") -> list[M]:
-        """The model rows of the statement's result ``rows``, as the queryset builds them."""
-        compiled = self._compiled.get(using) or self._compile(using)
-        if compiled.converters:
-            rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
-        found = []
-        for row in rows:
-            obj = compiled.model.from_db(
-                using, compiled.init_list, row[compiled.fields_start : compiled.fields_end]
-            )
-            for populator in compiled.populators:
-                populator.populate(row, obj)
-            found.append(obj)
-        return found  # type: ignore[return-value]
+    def build(self, row: Sequence[Any], start: int = 0) -> M | None:
+        """The model row of the columns of ``row`` from ``start``; None when its key is NULL (a
+        row an outer join did not find)."""
+        values = list(row[start : start + self.width])
+        if values[self.key] is None:
+            return None
+        if self._converters:
+            connection = _database()
+            for index, convert in self._converters:
+                values[index] = convert(values[index], None, connection)
+        return self.model.from_db(DATABASE, self.names, values)
 
-    def _compile(self, using: str) -> _Compiled:
-        with self._lock:
-            if using in self._compiled:
-                return self._compiled[using]
-            markers = {name: _MARKER_BASE - number for number, name in enumerate(self._names)}
-            queryset = self._build(**markers).using(using)
-            compiler = queryset.query.get_compiler(using=using)
-            sql, params = compiler.as_sql()
-            slots = []
-            for name, marker in markers.items():
-                where = [index for index, param in enumerate(params) if param == marker]
-                if len(where) != 1:
-                    raise ValueError(f"parameter {name!r} is not one parameter of the statement")
-                slots.append((where[0], name))
-            select = compiler.select
-            klass_info = compiler.klass_info
-            select_fields = klass_info["select_fields"]
-            start, end = select_fields[0], select_fields[-1] + 1
-            compiled = _Compiled(
-                sql=sql,
-                params=tuple(params),
-                slots=tuple(slots),
-                compiler=compiler,
-                init_list=[column[0].target.attname for column in select[start:end]],
-                fields_start=start,
-                fields_end=end,
-                populators=get_related_populators(klass_info, select, using),
-                converters=compiler.get_converters([column[0] for column in select]),
-                model=klass_info["model"],
-            )
-            self._compiled[using] = compiled
-            return compiled
+    def build_all(self, rows: Iterable[Sequence[Any]]) -> list[M]:
+        built = [self.build(row) for row in rows]
+        return [obj for obj in built if obj is not None]
 
 
-def insert_row(obj: models.Model, *, using: str = "default") -> None:
-    """Store ``obj`` as a new row and set its primary key: ``save(force_insert=True)`` for a
-    model with an automatic key, no parents and no signal receivers, without building the
-    statement through the ORM."""
-    sql, values = insert_statement(obj, using=using)
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, values)
-        (pk,) = cursor.fetchone()
-    inserted(obj, pk, using=using)
+GAME = Columns(Game, "g")
+TABLE = Columns(Table, "t")
+ROOM = Columns(Room, "r")
+SEAT = Columns(Seat, "s")
+USER: Columns[Any] = Columns(Seat._meta.get_field("user").related_model, "u")
+PLAYER = Columns(GamePlayer, "p")
+
+_PLAYING = literal(Game.Status.PLAYING)
 
 
-def insert_statement(obj: models.Model, *, using: str = "default") -> tuple[str, list[Any]]:
-    """``insert_row``'s statement for ``obj`` (it returns the new key) and its parameters."""
-    connection = connections[using]
-    sql, fields = _insert_statement(type(obj), connection.vendor, using)
-    return sql, [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+def game_table_room(row: Sequence[Any]) -> Game:
+    """The game of a row of ``GAME``, ``TABLE`` and ``ROOM`` columns, with its table and room."""
+    game = GAME.build(row)
+    table = TABLE.build(row, GAME.width)
+    room = ROOM.build(row, GAME.width + TABLE.width)
+    assert game is not None and table is not None and room is not None
+    table.room = room
+    game.table = table
+    return game
 
 
-def inserted(obj: models.Model, pk: Any, *, using: str = "default") -> None:
-    """Mark ``obj`` as the stored row with key ``pk``."""
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = using
+def table_room(row: Sequence[Any]) -> Table:
+    """The table of a row of ``TABLE`` and ``ROOM`` columns, with its room."""
+    table = TABLE.build(row)
+    room = ROOM.build(row, TABLE.width)
+    assert table is not None and room is not None
+    table.room = room
+    return table
 
 
-def update_row(obj: models.Model, fields: Sequence[str], *, using: str = "default") -> None:
-    """Write ``fields`` of ``obj`` to its row: ``save(update_fields=fields)`` for a model with
-    no parents and no signal receivers, without building the statement through the ORM."""
-    sql, values = update_statement(obj, fields, using=using)
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, values)
-        if cursor.rowcount != 1:
-            raise DatabaseError(f"{obj._meta.label} {obj.pk} was not updated")
+def seats_with_users(rows: Iterable[Sequence[Any]], table: Table | None = None) -> list[Seat]:
+    """The seats of rows of ``SEAT`` and ``USER`` columns, with their players (and ``table``)."""
+    seats = []
+    for row in rows:
+        seat = SEAT.build(row)
+        assert seat is not None
+        seat.user = USER.build(row, SEAT.width)
+        if table is not None:
+            seat.table = table
+        seats.append(seat)
+    return seats
 
 
-def update_statement(
-    obj: models.Model, fields: Sequence[str], *, using: str = "default"
-) -> tuple[str, list[Any]]:
-    """``update_row``'s statement for ``obj`` and ``fields``, and its parameters."""
-    connection = connections[using]
-    sql, columns = _update_statement(type(obj), tuple(fields), connection.vendor, using)
-    values = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in columns]
-    return sql, [*values, obj.pk]
+#: The game being played at a table (``%s``: the table), locked: its key and position id. One
+#: game at most is being played at a table, so the lock needs no ORDER BY.
+GAME_PLAYING_LOCKED = (
+    f"SELECT {column(Game, 'pk', 'g')}, {column(Game, 'position_id', 'g')}"
+    f" FROM {table_of(Game)} g"
+    f" WHERE {column(Game, 'table', 'g')} = %s AND {column(Game, 'status', 'g')} = {_PLAYING}"
+    " LIMIT 1 FOR UPDATE"
+)
+
+#: The same game, locked, its row with its table's and its room's (``game_table_room``).
+GAME_PLAYING_ROWS = (
+    f"SELECT {GAME.sql}, {TABLE.sql}, {ROOM.sql} FROM {table_of(Game)} g"
+    f" JOIN {table_of(Table)} t ON {column(Table, 'pk', 't')} = {column(Game, 'table', 'g')}"
+    f" JOIN {table_of(Room)} r ON {column(Room, 'pk', 'r')} = {column(Table, 'room', 't')}"
+    f" WHERE {column(Game, 'table', 'g')} = %s AND {column(Game, 'status', 'g')} = {_PLAYING}"
+    " LIMIT 1 FOR UPDATE OF g"
+)
+
+#: A table's seats by position, with their players (``seats_with_users``).
+TABLE_SEATS = (
+    f"SELECT {SEAT.sql}, {USER.sql} FROM {table_of(Seat)} s"
+    f" LEFT JOIN {table_of(USER.model)} u"
+    f" ON {column(USER.model, 'pk', 'u')} = {column(Seat, 'user', 's')}"
+    f" WHERE {column(Seat, 'table', 's')} = %s ORDER BY {column(Seat, 'position', 's')}"
+)
+
+#: A game's stored events from a number on: ``id``, ``number``, ``seat``, ``action`` (as text:
+#: ``event_action`` converts it).
+EVENTS_SINCE = (
+    f"SELECT {column(GameEvent, 'pk', 'e')}, {column(GameEvent, 'number', 'e')},"
+    f" {column(GameEvent, 'seat', 'e')}, {column(GameEvent, 'action', 'e')}"
+    f" FROM {table_of(GameEvent)} e"
+    f" WHERE {column(GameEvent, 'game', 'e')} = %s AND {column(GameEvent, 'number', 'e')} >= %s"
+    f" ORDER BY {column(GameEvent, 'number', 'e')}"
+)
 
 
-def update_and_insert_statement(
-    updated: models.Model,
-    fields: Sequence[str],
-    new: models.Model,
-    *,
-    using: str = "default",
-) -> tuple[str, list[Any]]:
-    """One PostgreSQL statement that writes ``fields`` of ``updated`` to its row and, only if
-    that row was found, stores ``new`` as a new row: it returns ``new``'s key, or no row when
-    nothing was written."""
-    connection = connections[using]
-    sql, _columns, fields_of_new = _update_and_insert(
-        type(updated), tuple(fields), type(new), using
+_ACTION: Converter = getattr(GameEvent._meta.get_field("action"), "from_db_value")  # noqa: B009
+
+
+def event_action(value: Any) -> Any:
+    """An event's ``action`` as read by ``EVENTS_SINCE``, converted as the ORM converts it."""
+    return _ACTION(value, None, _database())
+
+
+#: A game's players by seat.
+GAME_PLAYERS = (
+    f"SELECT {PLAYER.sql} FROM {table_of(GamePlayer)} p"
+    f" WHERE {column(GamePlayer, 'game', 'p')} = %s ORDER BY {column(GamePlayer, 'seat', 'p')}"
+)
+
+#: The balances of the players seated at a table: ``user_id``, ``balance``.
+SEATED_BALANCES = (
+    f"SELECT {column(Wallet, 'user', 'w')}, {column(Wallet, 'balance', 'w')}"
+    f" FROM {table_of(Wallet)} w WHERE {column(Wallet, 'user', 'w')} IN"
+    f" (SELECT {column(Seat, 'user', 's')} FROM {table_of(Seat)} s"
+    f" WHERE {column(Seat, 'table', 's')} = %s AND {column(Seat, 'user', 's')} IS NOT NULL)"
+)
+
+#: Whether an event with a client's action id (the second ``%s``) is stored in the game being
+#: played at a table (the first).
+ACTION_MADE = (
+    f"SELECT 1 FROM {table_of(GameEvent)} e"
+    f" JOIN {table_of(Game)} g ON {column(Game, 'pk', 'g')} = {column(GameEvent, 'game', 'e')}"
+    f" WHERE {column(Game, 'table', 'g')} = %s AND {column(Game, 'status', 'g')} = {_PLAYING}"
+    f" AND {column(GameEvent, 'action_id', 'e')} = %s LIMIT 1"
+)
+
+#: A table, locked, with its room (``table_room``).
+TABLE_LOCKED = (
+    f"SELECT {TABLE.sql}, {ROOM.sql} FROM {table_of(Table)} t"
+    f" JOIN {table_of(Room)} r ON {column(Room, 'pk', 'r')} = {column(Table, 'room', 't')}"
+    f" WHERE {column(Table, 'pk', 't')} = %s FOR UPDATE OF t"
+)
+
+_LATEST_GAME_OF_TABLE = (
+    f"SELECT {column(Game, 'pk', 'g')} FROM {table_of(Game)} g"
+    f" WHERE {column(Game, 'table', 'g')} = %s ORDER BY {column(Game, 'number', 'g')} DESC LIMIT 1"
+)
+
+#: A table's latest game.
+LATEST_GAME = (
+    f"SELECT {GAME.sql} FROM {table_of(Game)} g"
+    f" WHERE {column(Game, 'table', 'g')} = %s ORDER BY {column(Game, 'number', 'g')} DESC LIMIT 1"
+)
+
+#: The players of a table's latest game, by seat.
+LATEST_GAME_PLAYERS = (
+    f"SELECT {PLAYER.sql} FROM {table_of(GamePlayer)} p"
+    f" WHERE {column(GamePlayer, 'game', 'p')} = ({_LATEST_GAME_OF_TABLE})"
+    f" ORDER BY {column(GamePlayer, 'seat', 'p')}"
+)
+
+
+def _values(obj: models.Model, fields: Iterable[models.Field[Any, Any]], add: bool) -> list[Any]:
+    connection = _database()
+    return [field.get_db_prep_save(field.pre_save(obj, add), connection) for field in fields]
+
+
+@functools.cache
+def _update(model: type[models.Model], names: tuple[str, ...]) -> tuple[str, list[Any]]:
+    meta = model._meta
+    fields = [meta.get_field(name) for name in names]
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        table_of(model),
+        ", ".join(f"{column_of(field)} = %s" for field in fields),
+        column(model, "pk"),
     )
-    _update_sql, update_values = update_statement(updated, fields, using=using)
-    values = [
-        field.get_db_prep_save(field.pre_save(new, True), connection) for field in fields_of_new
-    ]
-    return sql, [*update_values, *values]
+    return sql, fields
 
 
-def update_and_insert_server_statement(
-    updated: type[models.Model],
-    fields: Sequence[str],
-    new: type[models.Model],
-    *,
-    using: str = "default",
-) -> tuple[str, list[str]]:
-    """``update_and_insert_statement``'s statement for PostgreSQL's ``PREPARE`` (``$1`` … in the
-    order of that function's parameters) and the types of its parameters, which the server
-    cannot tell from an ``INSERT … SELECT``."""
-    connection = connections[using]
-    sql, update_fields, fields_of_new = _update_and_insert(updated, tuple(fields), new, using)
-    typed = [*update_fields, updated._meta.pk, *fields_of_new]
-    types = [str(field.db_type(connection)) for field in typed]  # type: ignore[union-attr]
-    return server_text(sql, list(range(1, len(typed) + 1))), types
+def update(obj: models.Model, names: Sequence[str]) -> tuple[str, list[Any]]:
+    """The statement that writes the fields ``names`` of ``obj`` to its row, as
+    ``save(update_fields=names)`` does for a model with no parents and no signal receivers, and
+    its parameters."""
+    sql, fields = _update(type(obj), tuple(names))
+    return sql, [*_values(obj, fields, False), obj.pk]
 
 
 @functools.cache
 def _update_and_insert(
-    updated: type[models.Model], fields: tuple[str, ...], new: type[models.Model], using: str
-) -> tuple[str, list[models.Field[Any, Any]], list[models.Field[Any, Any]]]:
-    """``update_and_insert_statement``'s text, the fields it updates and those it inserts."""
-    connection = connections[using]
-    update_sql, update_fields = _update_statement(updated, fields, connection.vendor, using)
-    table, columns, key, fields_of_new = _insert_parts(new, connection.vendor, using)
-    updated_key = connection.ops.quote_name(updated._meta.pk.column)  # type: ignore[union-attr]
+    updated: type[models.Model], names: tuple[str, ...], new: type[models.Model]
+) -> tuple[str, list[Any], list[models.Field[Any, Any]]]:
+    update_sql, update_fields = _update(updated, names)
+    link = next(
+        field
+        for field in new._meta.concrete_fields
+        if field.is_relation and field.related_model is updated
+    )
+    fields = [field for field in new._meta.concrete_fields if not field.primary_key]
+    values = [
+        f"(SELECT {column(updated, 'pk')} FROM updated)" if field is link else "%s"
+        for field in fields
+    ]
     sql = (
-        f"WITH updated AS ({update_sql} RETURNING {updated_key}) "
-        f"INSERT INTO {table} ({columns}) SELECT {', '.join(['%s'] * len(fields_of_new))}"
-        f" FROM updated RETURNING {key}"
+        f"WITH updated AS ({update_sql} RETURNING {column(updated, 'pk')})"
+        f" INSERT INTO {table_of(new)} ({', '.join(column_of(field) for field in fields)})"
+        f" VALUES ({', '.join(values)}) RETURNING {column(new, 'pk')}"
     )
-    return sql, update_fields, fields_of_new
+    return sql, update_fields, [field for field in fields if field is not link]
 
 
-def update_server_statement(
-    model: type[models.Model], fields: Sequence[str], *, using: str = "default"
-) -> str:
-    """``update_statement``'s statement for PostgreSQL's ``PREPARE`` (``$1`` … in the order of
-    that function's parameters)."""
-    connection = connections[using]
-    sql, columns = _update_statement(model, tuple(fields), connection.vendor, using)
-    return server_text(sql, list(range(1, len(columns) + 2)))
+def update_and_insert(
+    updated: models.Model, names: Sequence[str], new: models.Model
+) -> tuple[str, list[Any]]:
+    """One statement that writes the fields ``names`` of ``updated`` to its row and stores
+    ``new``, whose one foreign key to ``updated``'s model is ``updated`` (it takes the key of
+    the row written: no row written, no row stored), and returns ``new``'s key: what
+    ``save(update_fields=names)`` and ``save(force_insert=True)`` write, for models with an
+    automatic key, no parents and no signal receivers. Its parameters come with it."""
+    sql, update_fields, fields = _update_and_insert(type(updated), tuple(names), type(new))
+    return sql, [*_values(updated, update_fields, False), updated.pk, *_values(new, fields, True)]
 
 
-_PLACEHOLDER = re.compile(r"%%|%s")
-
-
-def server_text(sql: str, numbers: Sequence[int | None]) -> str:
-    """``sql``, written with a ``%s`` per parameter, for PostgreSQL's ``PREPARE``: the i-th
-    placeholder becomes ``$n`` when ``numbers[i]`` is n and stays ``%s`` when it is None (a
-    constant, quoted in when the text is prepared); ``%%`` stays for that quoting."""
-    found = iter(numbers)
-    count = 0
-
-    def replace(match: re.Match[str]) -> str:
-        nonlocal count
-        if match.group() == "%%":
-            return "%%"
-        count += 1
-        number = next(found, None)
-        return "%s" if number is None else f"${number}"
-
-    text = _PLACEHOLDER.sub(replace, sql)
-    if count != len(numbers):
-        raise ValueError(f"{count} placeholders for {len(numbers)} parameters")
-    return text
-
-
-@functools.cache
-def _insert_parts(
-    model: type[models.Model], vendor: str, using: str
-) -> tuple[str, str, str, list[models.Field[Any, Any]]]:
-    """A new row's table, its columns (every concrete field but the automatic key) and the key,
-    quoted, and the fields of those columns."""
-    meta = model._meta
-    quote = connections[using].ops.quote_name
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    return (
-        quote(meta.db_table),
-        ", ".join(quote(field.column) for field in fields),
-        quote(meta.pk.column),  # type: ignore[union-attr]
-        fields,
-    )
-
-
-def _insert_statement(
-    model: type[models.Model], vendor: str, using: str
-) -> tuple[str, list[models.Field[Any, Any]]]:
-    table, columns, key, fields = _insert_parts(model, vendor, using)
-    values = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {key}", fields
-
-
-@functools.cache
-def _update_statement(
-    model: type[models.Model], names: tuple[str, ...], vendor: str, using: str
-) -> tuple[str, list[models.Field[Any, Any]]]:
-    meta = model._meta
-    quote = connections[using].ops.quote_name
-    fields = [meta.get_field(name) for name in names]
-    sql = "UPDATE {} SET {} WHERE {} = %s".format(
-        quote(meta.db_table),
-        ", ".join(f"{quote(field.column)} = %s" for field in fields),  # type: ignore[union-attr]
-        quote(meta.pk.column),  # type: ignore[union-attr]
-    )
-    return sql, fields  # type: ignore[return-value]
+def inserted(obj: models.Model, pk: Any) -> None:
+    """Mark ``obj`` as the stored row with key ``pk``."""
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = DATABASE

@@ -19,9 +19,10 @@ Environment variables:
 - ``TABLE_RUNNER_IN_PROCESS``: whether each daphne process runs a table runner, default true.
 - ``TABLE_MOVES_ON_LOOP``: players' moves on the event loop on PostgreSQL (games.loop_moves),
   default true.
-- ``TABLE_MOVES_PREPARED``: those moves' statements prepared once per connection (PREPARE and
-  EXECUTE), default true; turn it off behind a pooler that hands out sessions per transaction
-  (PgBouncer in transaction mode), which keeps no prepared statement for the next transaction.
+- ``TABLE_MOVES_PREPARED``: those moves' statements prepared by psycopg once per connection,
+  default true; turn it off behind a pooler that hands out sessions per transaction and does not
+  keep protocol-level prepared statements (PgBouncer before 1.21, or ``max_prepared_statements``
+  at 0).
 - ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
   (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
   default 0 (the header is ignored).

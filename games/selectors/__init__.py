@@ -49,8 +49,6 @@ from .tables import (
     table_of_user,
     table_rows,
     table_rows_during_game,
-    table_rows_keep,
-    table_rows_kept,
     table_version,
     tables_to_watch,
 )
@@ -86,8 +84,6 @@ __all__ = [
     "table_of_user",
     "table_rows",
     "table_rows_during_game",
-    "table_rows_keep",
-    "table_rows_kept",
     "table_version",
     "tables_to_fill_with_bots",
     "tables_to_watch",

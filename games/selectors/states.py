@@ -1,16 +1,18 @@
-"""A game's position: its deal and its stored events replayed by the engine, starting from the
-position this process last knew (``games.positions``) when it is still the stored game's.
+"""A game's position: its deal and its stored events replayed by the engine, starting from what
+this process knows of the game's table (``games.positions``) when that is still the stored game's.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from games.rules import IllegalMoveError, NotationError
 
+from .. import positions
 from ..engines import engine_for
-from ..models import Game, GameEvent
-from ..positions import KnownPosition, positions
+from ..models import Game, GameEvent, GamePlayer, Seat, Table
+from ..positions import KnownGame
 
 
 def game_events(game: Game) -> list[tuple[int, dict[str, Any]]]:
@@ -27,19 +29,23 @@ def game_initial_state(*, game: Game) -> Any:
 def game_state(*, game: Game) -> Any:
     """The engine's position after the game's stored events.
 
-    Starts from this process's last known position of the game (``games.positions``) when the
-    event it was built up to is still stored unchanged, and applies only the events after it;
-    otherwise replays the game from the deal. Raises ``ValueError`` if a stored event does not
-    replay, which only corrupt data can cause.
+    The position this process keeps when ``game``'s row names it (``games.positions``);
+    otherwise the kept position of the game, when the event it was built up to is still stored
+    unchanged, with the events after it applied, or the game replayed from the deal. Raises
+    ``ValueError`` if a stored event does not replay, which only corrupt data can cause.
     """
-    known = game_state_kept(game=game)
-    if known is not None:
-        return known  # the row names this very position
+    kept = game_state_kept(game=game)
+    if kept is not None:
+        return kept
     since = game_events_wanted(game=game)
-    state = game_state_after(game=game, events=_events_since(game, since), since=since)
-    if state is None:  # the known position is not the stored game's any more
-        state = game_state_after(game=game, events=_events_since(game, 0), since=0)
-    assert state is not None
+    replayed = game_state_after(game=game, events=_events_since(game, since), since=since)
+    if replayed is None:  # the known position is not the stored game's any more
+        replayed = game_state_after(game=game, events=_events_since(game, 0), since=0)
+    assert replayed is not None
+    state, last_event = replayed
+    # The events were read after the row: the position is the one the row names. A copy of
+    # the row: the caller may go on changing its own.
+    positions.remember_read(KnownGame(game=copy.copy(game), state=state, last_event=last_event))
     return state
 
 
@@ -51,23 +57,34 @@ def _events_since(game: Game, number: int) -> list[tuple[int, int, Any]]:
     )
 
 
+def game_state_kept(*, game: Game) -> Any | None:
+    """``game_state`` if ``game``'s row names what this process keeps of its table; None
+    otherwise (without reading the events)."""
+    known = positions.known_naming(game)
+    return None if known is None else known.state
+
+
 def game_events_wanted(*, game: Game) -> int:
     """The number of the first stored event (``id``, ``seat``, ``action``, by number) that
     ``game_state_after`` needs after this process's known position of ``game``; 0: all."""
-    known = positions.get(_position_key(game))
-    if known is None or known.last_event is None:
+    known = positions.known(game.table_id)
+    if known is None or known.last_event is None or not known.of(game):
         return 0
     return int(known.state.log_length)
 
 
-def game_state_after(*, game: Game, events: list[tuple[int, int, Any]], since: int) -> Any | None:
+def game_state_after(
+    *, game: Game, events: list[tuple[int, int, Any]], since: int
+) -> tuple[Any, tuple[int, int, Any] | None] | None:
     """The position after ``game``'s stored ``events`` (``id``, ``seat``, ``action``), read from
-    number ``since`` (``game_events_wanted``), which the process keeps from then on; None when
-    they do not go on from the known position (read them all, ``since`` 0, then)."""
-    key = _position_key(game)
-    known = positions.get(key)
+    number ``since`` (``game_events_wanted``), and the last of them (None: the deal); None when
+    they do not go on from the known position (read them all, ``since`` 0, then). Keeps
+    nothing: the caller knows what row the position is labelled with."""
+    known = positions.known(game.table_id)
+    if known is not None and not known.of(game):
+        known = None
     engine = engine_for(game.game)
-    state: Any = None
+    state: Any
     last_event = None
     if since:
         if known is None or known.last_event is None or known.state.log_length != since:
@@ -75,10 +92,10 @@ def game_state_after(*, game: Game, events: list[tuple[int, int, Any]], since: i
         if not events or tuple(events[0]) != known.last_event:
             return None
         state, last_event, events = known.state, known.last_event, events[1:]
+    elif known is not None and known.last_event is None:
+        state = known.state  # a known deal saves building it again
     else:
-        # A known deal saves building it again; anything else is replayed from the deal.
-        deal = known is not None and known.last_event is None
-        state = known.state if deal and known is not None else game_initial_state(game=game)
+        state = game_initial_state(game=game)
     for event_id, seat, action in events:
         try:
             state = state.apply(seat, engine.action_from_json(action))
@@ -86,32 +103,36 @@ def game_state_after(*, game: Game, events: list[tuple[int, int, Any]], since: i
             number = state.log_length + 1
             raise ValueError(f"game {game.pk}: event {number} does not replay: {exc}") from exc
         last_event = (event_id, seat, action)
-    positions.put(key, KnownPosition(state=state, last_event=last_event))
-    return state
+    return state, last_event
 
 
-def game_state_kept(*, game: Game) -> Any | None:
-    """``game_state`` if the process keeps the very position ``game``'s row names; None
-    otherwise (without reading the events)."""
-    known = positions.get(_position_key(game))
-    if known is not None and known.position_id == game.position_id:
-        return known.state
-    return None
-
-
-def game_position_remember(*, game: Game, state: Any, event: GameEvent | None) -> None:
-    """Keep ``state``, the position right after ``event`` (None: the deal) with the
-    ``position_id`` just stored on ``game``, as the game's last known position: a writer that
-    has just stored the event saves its next reader a replay."""
-    positions.put(
-        _position_key(game),
-        KnownPosition(
+def game_position_remember(
+    *,
+    game: Game,
+    state: Any,
+    event: GameEvent | None,
+    table: Table | None = None,
+    seats: list[Seat] | None = None,
+    players: dict[int, GamePlayer] | None = None,
+    balances: dict[int, int] | None = None,
+) -> None:
+    """Keep ``state``, the position right after ``event`` (None: the deal), with the game row
+    as just written and what the writer knows of the table's rows as they are now (``table``:
+    the game's table with its room), as the table's current game: a writer that has just
+    stored them saves the next move at the table the reads and the replay. The game and its
+    table are kept as copies: the writer's caller may go on changing its own."""
+    kept = copy.copy(game)
+    if table is not None:
+        table = copy.copy(table)
+        kept.table = table
+    positions.remember(
+        KnownGame(
+            game=kept,
             state=state,
             last_event=None if event is None else (event.pk, event.seat, event.action),
-            position_id=game.position_id,
-        ),
+            table=table,
+            seats=seats,
+            players=players,
+            balances=balances,
+        )
     )
-
-
-def _position_key(game: Game) -> tuple[Any, ...]:
-    return (game.pk, game.seed_commitment, game.started_at)

@@ -14,7 +14,7 @@ from django.db.models import Case, Value, When
 
 from accounts.models import Wallet
 
-from ..lru import LruCache
+from .. import positions
 from ..models import Game, GamePlayer, Room, Seat, Table
 
 
@@ -137,47 +137,19 @@ def table_rows(
             user_id__in=[s.user_id for s in seats if s.user_id is not None]
         ).values_list("user_id", "balance")
     )
-    return table_rows_keep(table=table, game=game, seats=seats, players=players, balances=balances)
-
-
-def table_rows_keep(
-    *,
-    table: Table,
-    game: Game | None,
-    seats: list[Seat],
-    players: dict[int, GamePlayer],
-    balances: dict[int, int],
-) -> TableRows:
-    """The rows of ``table``'s view from rows just read: the players and balances of a game
-    being played are kept for its next moves (``table_rows_kept``)."""
-    if game is not None and game.status == Game.Status.PLAYING:
-        _players_and_balances.put(_rows_key(table, game), (players, balances))
+    if game is not None:
+        # Read after the game row: they are the ones it names, for its next moves here.
+        positions.remember_rows(game=game, players=players, balances=balances)
     return TableRows(seats=seats, game=game, players=players, balances=balances)
-
-
-def _rows_key(table: Table, game: Game) -> tuple[Any, ...]:
-    return (table.pk, table.version, game.pk, game.seed_commitment, game.started_at)
-
-
-#: The players and balances of games being played, by table, table version and game: neither
-#: changes while a game goes on (coins move when it is settled, and the frames after that read
-#: them anew), so the frames after each move need not read them again. A balance changed during
-#: a game some other way (a relief grant) shows from the table's next change.
-_players_and_balances: LruCache[tuple[dict[int, GamePlayer], dict[int, int]]] = LruCache(4096)
 
 
 def table_rows_during_game(*, table: Table, game: Game, seats: list[Seat]) -> TableRows:
     """``table_rows`` for the frames after a move in ``game``, which is being played; ``seats``
-    are the table's seats as the move read them, with their users."""
-    kept = table_rows_kept(table=table, game=game, seats=seats)
-    return kept if kept is not None else table_rows(table=table, game=game, seats=seats)
-
-
-def table_rows_kept(*, table: Table, game: Game, seats: list[Seat]) -> TableRows | None:
-    """``table_rows_during_game`` if the process keeps the game's players and balances, without
-    reading them: None otherwise."""
-    known = _players_and_balances.get(_rows_key(table, game))
-    if known is None:
-        return None
-    players, balances = known
-    return TableRows(seats=seats, game=game, players=players, balances=balances)
+    are the table's seats as the move read them, with their users. The game's players and the
+    balances are those this process keeps of the table (``games.positions``) when the game's
+    row names them: neither changes while a game goes on (coins move when it is settled, and
+    the frames after that read them anew)."""
+    known = positions.known_naming(game)
+    if known is not None and known.players is not None and known.balances is not None:
+        return TableRows(seats=seats, game=game, players=known.players, balances=known.balances)
+    return table_rows(table=table, game=game, seats=seats)

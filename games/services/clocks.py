@@ -7,6 +7,7 @@ acts for the seat (``moves.game_turn_due``, as ``decisions.due_move`` decides).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -86,12 +87,18 @@ def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
     row.auto_play = on
     row.timeouts = 0
     row.save(update_fields=["auto_play", "timeouts"])
-    if game is not None and game.to_move == row.position:
-        now = timezone.now()
-        start = game.turn_started_at or now
-        deadline = turn_deadline(game=game, seat=row.position, now=now if on else start)
-        if on and game.turn_deadline is not None and deadline is not None:
-            deadline = min(deadline, game.turn_deadline)
-        game.turn_deadline = deadline
-        game.save(update_fields=["turn_deadline"])
+    if game is not None:
+        # A seat changed during the game: a new position id, so that what a process keeps of
+        # the table (games.positions) is not taken for the table as it is now.
+        game.position_id = uuid.uuid4()
+        fields = ["position_id"]
+        if game.to_move == row.position:
+            now = timezone.now()
+            start = game.turn_started_at or now
+            deadline = turn_deadline(game=game, seat=row.position, now=now if on else start)
+            if on and game.turn_deadline is not None and deadline is not None:
+                deadline = min(deadline, game.turn_deadline)
+            game.turn_deadline = deadline
+            fields.append("turn_deadline")
+        game.save(update_fields=fields)
     broadcast_on_commit(table_id=table.pk, message={"kind": "seats"})

@@ -149,14 +149,21 @@ def game_deal(
     game.full_clean(exclude=["table"], validate_unique=False, validate_constraints=False)
     game.save()
     # One row per seat, computed here; the database's unique (game, seat) guards them.
-    GamePlayer.objects.bulk_create(
+    game_players = GamePlayer.objects.bulk_create(
         GamePlayer(game=game, seat=position, user=user, is_bot=user is None)
         for position, user in enumerate(players)
     )
     if seats is None:  # the first turn's clock looks the seat up (now that the players are in)
         game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now)
         game.save(update_fields=["turn_deadline"])
-    game_position_remember(game=game, state=deal, event=None)
+    # The table and its seats change after this (the caller marks its players not ready): the
+    # game's first move reads them.
+    game_position_remember(
+        game=game,
+        state=deal,
+        event=None,
+        players={player.seat: player for player in game_players},
+    )
     locked.status = Table.Status.PLAYING
     broadcast_on_commit(
         table_id=locked.pk,

@@ -46,13 +46,10 @@ def game_read(*, game: Game, lock_seats: bool = False) -> GameRead:
     seats = list(seats_query.order_by("position"))
     for row in seats:
         row.table = game.table
+    state = game_state(game=game)
     rows = table_rows_during_game(table=game.table, game=game, seats=seats)
     return GameRead(
-        game=game,
-        seats=seats,
-        players=rows.players,
-        balances=rows.balances,
-        state=game_state(game=game),
+        game=game, seats=seats, players=rows.players, balances=rows.balances, state=state
     )
 
 
@@ -87,10 +84,22 @@ def move_write(
             "turn_deadline",
         ):
             setattr(caller, field, getattr(game, field))
-    game_position_remember(game=game, state=plan.after, event=event)
+    rows = plan.rows_after(read)
+    if plan.ends:
+        # Settled, and its leavers' seats freed: only the position is known as it ends.
+        game_position_remember(game=game, state=plan.after, event=event)
+    else:
+        game_position_remember(
+            game=game,
+            state=plan.after,
+            event=event,
+            table=game.table,
+            seats=rows.seats,
+            players=rows.players,
+            balances=rows.balances,
+        )
     frames = None
     if frames_from_rows and plan.kind == "action":
-        rows = plan.rows_after(read)
 
         def frames() -> dict[str, Any]:
             from ..frames import render_player_frames  # presentation: only after a commit

@@ -10,6 +10,7 @@ locks the user row before any table, and both tables in the order of their keys.
 from __future__ import annotations
 
 import secrets
+import uuid
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -86,6 +87,23 @@ def _current_seat(user: User) -> Seat | None:
 
 def _game_playing(table: Table) -> bool:
     return Game.objects.filter(table=table, status=Game.Status.PLAYING).exists()
+
+
+def _game_being_played_locked(table_id: int) -> Game | None:
+    """The game being played at table ``table_id``, locked: before the table, in the order a
+    move that ends a game takes them."""
+    return (
+        Game.objects.select_for_update()
+        .filter(table_id=table_id, status=Game.Status.PLAYING)
+        .first()
+    )
+
+
+def _seats_changed_during(game: Game) -> None:
+    """A seat of ``game``'s table changed while it is played: a new position id, so that what
+    a process keeps of the table (games.positions) is not taken for the table as it is now."""
+    game.position_id = uuid.uuid4()
+    game.save(update_fields=["position_id"])
 
 
 def _table_changed(
@@ -318,14 +336,18 @@ def table_leave(*, user: User, table: Table) -> Leave:
     Raises ``TableRefused`` when the player does not sit there.
     """
     _lock_user(user)
+    playing = _game_being_played_locked(table.pk)
     locked = lock_tables(table.pk)[table.pk]
     seat = locked.seats.filter(user_id=user.pk).first()
     if seat is None:
         raise TableRefused("not_seated", _("You are not sitting at this table."))
-    if locked.status == Table.Status.PLAYING or _game_playing(locked):
+    playing = playing or _game_being_played_locked(table.pk)  # dealt while this waited
+    if locked.status == Table.Status.PLAYING or playing is not None:
         if not seat.leaves_after_game:
             seat.leaves_after_game = True
             seat.save(update_fields=["leaves_after_game"])
+            if playing is not None:
+                _seats_changed_during(playing)
             broadcast_on_commit(table_id=locked.pk, message={"kind": "seats"})
         return Leave.AFTER_GAME
     _free_seat(table=locked, user=user)
@@ -338,6 +360,7 @@ def table_leave_cancel(*, user: User, table: Table) -> None:
     """Stay at ``table`` after all: undo ``table_leave``'s leaving after the game. Asking when
     it is not planned changes nothing. Raises ``TableRefused`` when the player does not sit
     there."""
+    playing = _game_being_played_locked(table.pk)
     lock_tables(table.pk)
     seat = Seat.objects.filter(table_id=table.pk, user_id=user.pk).first()
     if seat is None:
@@ -345,6 +368,8 @@ def table_leave_cancel(*, user: User, table: Table) -> None:
     if seat.leaves_after_game:
         seat.leaves_after_game = False
         seat.save(update_fields=["leaves_after_game"])
+        if playing is not None:
+            _seats_changed_during(playing)
         broadcast_on_commit(table_id=table.pk, message={"kind": "seats"})
 
 

@@ -5,6 +5,7 @@ services store, and leaves every move it does not make plainly to them, having w
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
@@ -17,10 +18,10 @@ from django.db import connection, connections, transaction
 from django.test import override_settings
 
 from accounts.models import User
-from games import frames, loop_moves, selectors, services
+from games import frames, loop_moves, positions, prepared, selectors, services
 from games.errors import GameActionRefused, TableRefused
-from games.models import Game, GameEvent, Table
-from games.positions import KnownPosition, positions
+from games.models import Game, GameEvent, Seat, Table
+from games.positions import KnownGame
 from games.rules import parse_cards
 from games.rules.gandengyan.moves import move_from_json
 from games.selectors import game_state, table_version
@@ -54,12 +55,9 @@ def _table_at_a_position(hands: list[str] = HANDS) -> tuple[list[User], Table, G
     for position, user in enumerate(users):
         table.seats.create(position=position, user=user, ready=True)
     game = start_from_position(table=table, players=users, hands=hands, stock=STOCK, dealer=0)
-    # What the process keeps while a game goes on, as after the services' first move.
+    # What the process keeps of a game it dealt: its position, players and balances.
     selectors.game_position_remember(game=game, state=game_state(game=game), event=None)
     selectors.table_rows(table=Table.objects.get(pk=table.pk))
-    with transaction.atomic():
-        loop_moves._game_playing_locked(table_id=table.pk)
-    loop_moves._table_seats(table_id=table.pk)
     return users, table, game
 
 
@@ -194,26 +192,33 @@ async def test_a_player_not_seated_is_refused() -> None:
     assert await database_sync_to_async(_stored)(game) == []
 
 
-@pytest.mark.parametrize(("known", "reads_apart"), [("nothing", 1), ("an older position", 0)])
+def _statements_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements the loop runs from now on, as they are sent."""
+    sent: list[str] = []
+    run = loop_moves._run
+
+    async def recorded(conn: Any, sql: str, params: Any = ()) -> Any:
+        sent.append(sql)
+        return await run(conn, sql, params)
+
+    monkeypatch.setattr(loop_moves, "_run", recorded)
+    return sent
+
+
+@pytest.mark.parametrize("known", ["nothing", "an older position"])
 async def test_moves_made_in_another_process_are_read_and_replayed_under_the_lock(
-    known: str, reads_apart: int, monkeypatch: pytest.MonkeyPatch
+    known: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A process that made the game's last move but one reads the move it did not see with the
-    lock, in the same round trip; one that knows nothing of the game reads the events after."""
+    lock, in the same round trip, and replays it; one that knows nothing of the game reads its
+    events and rows there too."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
-    reads: list[int] = []
-    read_apart = loop_moves._events
-
-    async def counted(cursor: Any, game: Game, since: int) -> Any:
-        reads.append(since)
-        return await read_apart(cursor, game, since)
-
-    monkeypatch.setattr(loop_moves, "_events", counted)
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
     if known == "nothing":
         positions.clear()  # as in a process that has not seen the game yet
     # Another worker's socket makes the next move: this process does not see its position.
     await database_sync_to_async(_move_elsewhere)(users[1], table, {"pass": True})
+    sent = _statements_run(monkeypatch)
     notices = await _move(users[2], table, {"pass": True}, action_id="loop-move-0003")
     assert notices is not None
     stored = await database_sync_to_async(_stored)(game)
@@ -226,39 +231,43 @@ async def test_moves_made_in_another_process_are_read_and_replayed_under_the_loc
         game=await database_sync_to_async(Game.objects.get)(pk=game.pk)
     )
     assert kept is not None and kept.log_length == 3 and kept.to_move == 0 and kept.table is None
-    assert len(reads) == reads_apart
+    # The reads with the lock in one round trip, then the move written and committed.
+    assert sent[0] == prepared.GAME_PLAYING_ROWS and sent[-1].startswith("WITH updated AS")
+    assert sent.count(prepared.EVENTS_SINCE) == 1 and sent.count(prepared.GAME_PLAYERS) == 1
+    assert len(sent) == 6
 
 
-async def test_a_game_dealt_in_another_process_reads_its_players_and_balances_once() -> None:
-    """The worker that deals a game keeps its players and balances; another worker's socket
-    reads them under the lock at its first move there, and its frames show what the ORM reads."""
+async def test_a_game_dealt_in_another_process_reads_its_rows_with_the_lock_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker that deals a game keeps its players; another worker's socket reads the rows
+    under the lock at its first move there, and its frames show what the ORM reads; its next
+    move there reads the game row's position id only."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
-    selectors.tables._players_and_balances.clear()
-    for select in (loop_moves._game_players, loop_moves._seated_wallets):
-        select._compiled.clear()  # compiled on the loop, at the first move that needs them
+    positions.clear()
+    sent = _statements_run(monkeypatch)
     notices = await _move(users[0], table, {"play": "3s 4s 5s"})
     assert notices is not None
     ((_group, notice),) = notices
     assert notice["frames"] == (await database_sync_to_async(_frames_now)(table))["frames"]
-    kept = selectors.tables._players_and_balances.get(
-        selectors.tables._rows_key(
-            await database_sync_to_async(Table.objects.get)(pk=table.pk), game
-        )
-    )
-    assert kept is not None
-    players, balances = kept
-    assert sorted(players) == [0, 1, 2] and set(balances) == {user.pk for user in users}
+    kept = positions.known(table.pk)
+    assert kept is not None and kept.complete and kept.players is not None
+    assert sorted(kept.players) == [0, 1, 2]
+    assert kept.balances is not None and set(kept.balances) == {user.pk for user in users}
+    assert prepared.GAME_PLAYING_ROWS in sent and prepared.GAME_PLAYERS in sent
+    sent.clear()
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert len(sent) == 2 and sent[0] == prepared.GAME_PLAYING_LOCKED
 
 
 def _move_elsewhere(user: User, table: Table, action: dict[str, Any]) -> None:
-    """``user``'s move through the services, the position this process keeps left as it was."""
-    game = Game.objects.get(table=table, status=Game.Status.PLAYING)
-    key = selectors.states._position_key(game)
-    known = positions.get(key)
+    """``user``'s move through the services, what this process keeps of the table left as it
+    was."""
+    known = positions.known(table.pk)
     services.table_game_act(user=user, table=table, action=action, version=_version(table))
     positions.clear()
     if known is not None:
-        positions.put(key, known)
+        positions.remember(known)
 
 
 async def test_the_move_that_ends_the_game_is_left_to_the_services_which_settle_it() -> None:
@@ -283,47 +292,89 @@ async def test_the_setting_turns_moves_on_the_loop_off(settings: Any) -> None:
     assert not loop_moves.enabled()
 
 
-async def _prepared_on_the_loop() -> set[str]:
-    """The names of the statements prepared on the loop's idle connection (its only one here)."""
+async def _prepared_on_the_loop() -> dict[str, str]:
+    """The statements prepared on the loop's idle connection (its only one here), by name."""
     (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
     cursor = conn.cursor()
-    await cursor.execute("SELECT name FROM pg_prepared_statements")
-    return {name for (name,) in await cursor.fetchall()}
+    await cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+    return dict(await cursor.fetchall())
 
 
-async def test_the_statements_are_prepared_once_per_connection_and_run_by_name() -> None:
+async def test_psycopg_prepares_each_statement_once_per_connection() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
-    prepared = await _prepared_on_the_loop()
-    # The lock, the seats, and the write of the move.
-    assert len(prepared) == 3 and prepared <= set(loop_moves._names.values())
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
-    assert await _prepared_on_the_loop() == prepared
-    assert len(await database_sync_to_async(_stored)(game)) == 2
+    prepared_now = await _prepared_on_the_loop()
+    assert prepared_now and all(name.startswith("_pg3_") for name in prepared_now)
+    statements = list(prepared_now.values())
+    assert len(set(statements)) == len(statements)  # each once
+    # The first move read the rows with the lock, the second its position id only; both wrote.
+    for sql in (prepared.GAME_PLAYING_ROWS, prepared.GAME_PLAYING_LOCKED, prepared.TABLE_SEATS):
+        assert sum(sql.split(" %s")[0] in text for text in statements) == 1
+    assert sum(text.startswith("WITH updated AS") for text in statements) == 1
+    assert await _move(users[2], table, {"pass": True}, action_id="loop-move-0003") is not None
+    assert await _prepared_on_the_loop() == prepared_now
+    assert len(await database_sync_to_async(_stored)(game)) == 3
 
 
 async def test_a_session_that_lost_its_statements_is_replaced_and_the_move_made_on_a_new_one() -> (
     None
 ):
-    """Behind a pooler that hands out another session, the names are unknown: the connection
-    is closed, and the move is made again on a new one, which prepares them."""
+    """Behind a pooler that hands out another session, the statements psycopg prepared are
+    unknown: the connection is closed, and the move is made again on a new one, which prepares
+    them."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
     (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
-    await conn.execute("DEALLOCATE ALL")
+    conn.pgconn.exec_(b"DEALLOCATE ALL")  # behind psycopg's back, as a pooler would
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
     assert conn.closed
-    assert len(await _prepared_on_the_loop()) == 3
+    assert await _prepared_on_the_loop()
     assert len(await database_sync_to_async(_stored)(game)) == 2
 
 
-async def test_with_prepared_statements_off_the_moves_are_sent_as_text(settings: Any) -> None:
+async def test_with_prepared_statements_off_the_moves_prepare_none(settings: Any) -> None:
     settings.TABLE_MOVES_PREPARED = False
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
-    assert await _prepared_on_the_loop() == set()
+    assert await _prepared_on_the_loop() == {}
     assert len(await database_sync_to_async(_stored)(game)) == 2
+
+
+async def test_a_move_whose_writes_could_not_all_be_sent_writes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The end of the move's transaction commits what was sent: when a write cannot be sent,
+    the connection is closed first, and the server rolls the others back."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    await database_sync_to_async(Seat.objects.filter(table=table, position=0).update)(timeouts=1)
+    before = await database_sync_to_async(_game_row)(game)
+    run = loop_moves._run
+
+    async def failing(conn: Any, sql: str, params: Any = ()) -> Any:
+        if sql.startswith('UPDATE "games_seat"'):
+            raise RuntimeError("the seat's write could not be sent")
+        return await run(conn, sql, params)
+
+    monkeypatch.setattr(loop_moves, "_run", failing)
+    with pytest.raises(RuntimeError, match="could not be sent"):
+        await _move(users[0], table, {"play": "3s 4s 5s"})
+    assert await database_sync_to_async(_stored)(game) == []
+    assert await database_sync_to_async(_game_row)(game) == before
+    assert loop_moves._by_loop[asyncio.get_running_loop()].idle == []
+
+
+async def test_a_refused_move_keeps_the_statements_prepared() -> None:
+    """A move that wrote nothing ends its transaction without a rollback, after which psycopg
+    would prepare every statement again."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    before = await _prepared_on_the_loop()
+    with pytest.raises(GameActionRefused):
+        await _move(users[2], table, {"pass": True}, action_id="loop-move-0002")
+    after = await _prepared_on_the_loop()
+    assert after.items() >= before.items()  # none dropped, none prepared again
 
 
 async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
@@ -363,30 +414,33 @@ async def test_a_socket_makes_a_plain_move_on_the_loop_and_every_seat_sees_it(
 async def test_the_rows_read_on_the_loop_are_the_rows_the_orm_reads() -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     async with loop_moves._connection() as conn:
-        cursor = conn.cursor()
-        for select in (loop_moves._game_playing_locked, loop_moves._table_seats):
-            sql, params = select.statement(table_id=table.pk)
-            await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
-            cursor.nextset()
-            on_loop = select.models(await cursor.fetchall())
-            cursor.nextset()
-            by_orm = await database_sync_to_async(_in_a_transaction)(select, table.pk)
-            assert [_fields(row) for row in on_loop] == [_fields(row) for row in by_orm]
-            times = [value for row in on_loop for value in _values(_fields(row))]
-            assert any(isinstance(value, datetime) for value in times)
-            for value in times:
-                if isinstance(value, datetime):
-                    assert value.tzinfo is UTC
+        async with loop_moves._transaction(conn):
+            game_rows = await loop_moves._run(conn, prepared.GAME_PLAYING_ROWS, [table.pk])
+            seat_rows = await loop_moves._run(conn, prepared.TABLE_SEATS, [table.pk])
+        on_loop = [prepared.game_table_room(row) for row in await game_rows.fetchall()]
+        on_loop += prepared.seats_with_users(await seat_rows.fetchall())
+    by_orm = await database_sync_to_async(_read_by_the_orm)(table.pk)
+    assert [_fields(row) for row in on_loop] == [_fields(row) for row in by_orm]
+    times = [value for row in on_loop for value in _values(_fields(row))]
+    assert any(isinstance(value, datetime) for value in times)
+    for value in times:
+        if isinstance(value, datetime):
+            assert value.tzinfo is UTC
 
 
-def _in_a_transaction(select: Any, table_id: int) -> list[Any]:
+def _read_by_the_orm(table_id: int) -> list[Any]:
     with transaction.atomic():
-        return list(select(table_id=table_id))
+        return [
+            *Game.objects.select_for_update(of=("self",))
+            .select_related("table__room")
+            .filter(table_id=table_id, status=Game.Status.PLAYING),
+            *Seat.objects.select_related("user").filter(table_id=table_id).order_by("position"),
+        ]
 
 
 def _fields(row: Any) -> dict[str, Any]:
     values = {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
-    for name in ("table", "user"):  # the related rows read with it
+    for name in ("table", "room", "user"):  # the related rows read with it
         related = getattr(row, name, None) if name in row._state.fields_cache else None
         if related is not None:
             values[name] = _fields(related)
@@ -401,37 +455,48 @@ def _values(fields: dict[str, Any]) -> list[Any]:
     return found
 
 
-async def test_the_next_move_takes_the_rows_this_move_left_without_building_them_again(
+async def test_the_next_move_takes_the_rows_this_move_left_without_reading_them_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
-    kept = loop_moves._kept.get(table.pk)
-    assert kept is not None
-    # The game row as the move left it is the row as stored, model and all.
-    async with loop_moves._connection() as conn:
-        cursor = conn.cursor()
-        sql, params = loop_moves._game_playing_locked.statement(table_id=table.pk)
-        await cursor.execute(f"BEGIN; {sql}; ROLLBACK", params)
-        cursor.nextset()
-        assert await cursor.fetchall() == [kept.game_row]
-    stored = await database_sync_to_async(_in_a_transaction)(
-        loop_moves._game_playing_locked, table.pk
-    )
-    assert [_fields(row) for row in stored] == [_fields(kept.game)]
-    # So the next move here builds no model of them.
+    kept = positions.known(table.pk)
+    assert kept is not None and kept.complete
+    # The game row as the move left it is the row as stored, its table and room too.
+    stored = await database_sync_to_async(_read_by_the_orm)(table.pk)
+    assert _fields(stored[0]) == _fields(kept.game)
+    seats = [{**_fields(seat), "table": None} for seat in kept.seats or []]
+    assert [{**_fields(seat), "table": None} for seat in stored[1:]] == seats
+    # So the next move here reads the game row's position id only, and builds no row.
     built: list[int] = []
-    build = loop_moves._game_playing_locked.models
+    build = prepared.GAME.build
 
-    def counted(rows: Any, **kwargs: Any) -> Any:
-        built.append(len(rows))
-        return build(rows, **kwargs)
+    def counted(row: Any, start: int = 0) -> Any:
+        built.append(start)
+        return build(row, start)
 
-    monkeypatch.setattr(loop_moves._game_playing_locked, "models", counted)
+    monkeypatch.setattr(prepared.GAME, "build", counted)
+    sent = _statements_run(monkeypatch)
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
     assert built == []
+    assert len(sent) == 2 and sent[0] == prepared.GAME_PLAYING_LOCKED
     stored_events = await database_sync_to_async(_stored)(game)
     assert [(number, seat) for number, seat, *_ in stored_events] == [(1, 0), (2, 1)]
+
+
+async def test_a_seat_changed_during_the_game_is_read_again_at_the_next_move() -> None:
+    """托管 changes a seat without a move: the row's new position id tells the next move on the
+    loop that what it keeps of the table is not the table as it is now."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    await database_sync_to_async(services.table_set_auto_play)(user=users[2], table=table, on=True)
+    notices = await _move(users[1], table, {"pass": True}, action_id="loop-move-0002")
+    assert notices is not None
+    kept = positions.known(table.pk)
+    assert kept is not None and kept.seats is not None
+    assert [seat.auto_play for seat in kept.seats] == [False, False, True]
+    ((_group, notice),) = notices
+    assert notice["frames"] == (await database_sync_to_async(_frames_now)(table))["frames"]
 
 
 async def test_the_connections_of_a_loop_that_ends_are_closed() -> None:
@@ -507,13 +572,12 @@ async def test_play_again_after_a_game_another_process_ended_reads_its_last_move
     """The worker that made a game's last move knows where it ended; another one reads the
     events it did not see, under the table's lock, and renders the same frames."""
     users, table, game = await database_sync_to_async(_table_after_a_game)()
-    key = selectors.states._position_key(game)
-    ended = positions.get(key)
+    ended = positions.known(table.pk)
     assert ended is not None
     positions.clear()
     if known != "nothing":
         before_last = await database_sync_to_async(_position_before_the_last_move)(game)
-        positions.put(key, before_last)
+        positions.remember(before_last)
 
     notices = await loop_moves.table_again(user=users[1], table_id=table.pk)
 
@@ -521,17 +585,20 @@ async def test_play_again_after_a_game_another_process_ended_reads_its_last_move
     [(_group, notice)] = notices
     fresh = await database_sync_to_async(_frames_now)(table)
     assert notice["frames"] == fresh["frames"]
-    kept = positions.get(key)
+    kept = positions.known(table.pk)
     assert kept is not None and kept.state == ended.state
 
 
-def _position_before_the_last_move(game: Game) -> Any:
+def _position_before_the_last_move(game: Game) -> KnownGame:
+    """What a process that did not see the game's last move keeps of its table."""
     events = list(GameEvent.objects.filter(game=game).order_by("number"))
     state = selectors.game_initial_state(game=game)
     for event in events[:-1]:
         state = state.apply(event.seat, move_from_json(event.action))
     last = events[-2]
-    return KnownPosition(state=state, last_event=(last.pk, last.seat, last.action))
+    row = Game.objects.get(pk=game.pk)
+    row.position_id = uuid.uuid4()  # the row as it was then
+    return KnownGame(game=row, state=state, last_event=(last.pk, last.seat, last.action))
 
 
 async def test_the_last_play_again_is_left_to_the_services_and_refusals_are_refused() -> None:

@@ -26,12 +26,12 @@ from django.core.management.color import no_style
 from django.db import connection, connections
 
 from accounts.models import LedgerEntry, User
-from games import loop_moves, selectors, services
+from games import loop_moves, services
 from games.bots import SensiblePolicy, choose_for
 from games.errors import GameActionRefused, TableRefused
 from games.lru import LruCache
 from games.models import Game, GameEvent, GamePlayer, Room, Seat, Table
-from games.positions import positions
+from games.positions import known_games
 from games.rules.gandengyan import GameState, GandengyanRules, Play
 from games.rules.gandengyan.moves import move_from_json
 from games.selectors import table_version
@@ -73,12 +73,7 @@ MIN_COINS = 1_000
 Outcome = tuple[Any, ...]
 
 #: The caches each process keeps of the tables it serves.
-CACHES: tuple[LruCache[Any], ...] = (
-    positions,
-    selectors.tables._players_and_balances,
-    loop_moves._kept,
-    loop_moves._seen,
-)
+CACHES: tuple[LruCache[Any], ...] = (known_games,)
 
 # Two runs differ only in the time things happened: every ISO time in a frame (a turn's
 # deadline, when bots come or a seat is freed) is replaced before they are compared. A game

@@ -1,33 +1,57 @@
-"""The move's statements built once (games.prepared) give what the ORM gives."""
+"""The statements of the moves on the event loop (games.prepared), prepared by psycopg, read the
+rows the ORM reads and write the rows the ORM writes."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+import psycopg
 import pytest
-from django.db import DatabaseError, connection, transaction
-from django.db.models import Model
-from django.test.utils import CaptureQueriesContext
+from django.db import connection, models, transaction
 from django.utils import timezone
 
-from games.models import Game, GameEvent, Seat, Table
-from games.prepared import (
-    PreparedSelect,
-    insert_row,
-    server_text,
-    update_and_insert_server_statement,
-    update_and_insert_statement,
-    update_row,
-)
+from accounts.models import Wallet
+from games import prepared
+from games.models import Game, GameEvent, GamePlayer, Seat, Table
 from games.services import game_start
 
 from .helpers import make_player, make_room
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 
 
-def _fields(obj: Model) -> dict[str, Any]:
+@pytest.fixture
+def server() -> Iterator[psycopg.Connection[Any]]:
+    """A connection of the test database whose statements are prepared at their first run, with
+    the parameters bound by the server, as the event loop's (Django's own prepare none)."""
+    params = connection.get_connection_params()
+    params["cursor_factory"] = psycopg.Cursor
+    conn = psycopg.Connection.connect(**params, autocommit=True)
+    conn.prepare_threshold = 0
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def _run(conn: psycopg.Connection[Any], sql: str, params: Sequence[Any]) -> list[Any]:
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall() if cursor.description else []
+
+
+def _prepared(conn: psycopg.Connection[Any]) -> set[str]:
+    return {
+        statement for (statement,) in _run(conn, "SELECT statement FROM pg_prepared_statements", [])
+    }
+
+
+def _fields(obj: models.Model) -> dict[str, Any]:
     return {field.attname: getattr(obj, field.attname) for field in obj._meta.concrete_fields}
 
 
@@ -40,85 +64,75 @@ def _table_with_a_game() -> tuple[Table, Game]:
     return table, game_start(table=table, players=players)
 
 
-seats_of_table = PreparedSelect(
-    lambda table_id: (
-        Seat.objects.select_related("user").filter(table_id=table_id).order_by("position")
-    ),
-    "table_id",
-)
-game_locked = PreparedSelect(
-    lambda table_id: (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("table__room")
-        .filter(table_id=table_id, status=Game.Status.PLAYING)[:1]
-    ),
-    "table_id",
-)
-
-
-def test_a_prepared_select_builds_the_rows_and_related_rows_the_queryset_builds() -> None:
+def test_the_rows_read_are_the_rows_the_orm_reads(server: psycopg.Connection[Any]) -> None:
     table, game = _table_with_a_game()
-    expected = list(Seat.objects.select_related("user").filter(table=table).order_by("position"))
-    with CaptureQueriesContext(connection) as queries:
-        seats = seats_of_table(table_id=table.pk)
-    assert len(queries) == 1
-    assert [_fields(seat) for seat in seats] == [_fields(seat) for seat in expected]
-    assert [seat.user and _fields(seat.user) for seat in seats] == [
-        seat.user and _fields(seat.user) for seat in expected
-    ]
-    assert seats[1].user is None and not seats[1]._state.adding
-
-    with transaction.atomic():
-        (locked,) = game_locked(table_id=table.pk)
+    with server.transaction():
+        (row,) = _run(server, prepared.GAME_PLAYING_ROWS, [table.pk])
+    locked = prepared.game_table_room(row)
+    expected = Game.objects.select_related("table__room").get(pk=game.pk)
     # Converted as the ORM converts: JSON to Python values, times aware, the id a UUID.
-    assert _fields(locked) == _fields(game)
-    assert isinstance(locked.position_id, uuid.UUID) and locked.rules == game.rules
+    assert _fields(locked) == _fields(expected)
+    assert isinstance(locked.position_id, uuid.UUID) and locked.rules == expected.rules
     assert timezone.is_aware(locked.started_at)
-    assert _fields(locked.table) == _fields(Table.objects.get(pk=table.pk))
-    assert locked.table.room.rules == {"draw": "winner"}
-    assert game_locked(table_id=table.pk + 1000) == []
+    assert _fields(locked.table) == _fields(expected.table)
+    assert _fields(locked.table.room) == _fields(expected.table.room)
+    assert locked.table.room.rules == {"draw": "winner"} and not locked._state.adding
+
+    seats = prepared.seats_with_users(_run(server, prepared.TABLE_SEATS, [table.pk]), table)
+    orm_seats = list(Seat.objects.select_related("user").filter(table=table).order_by("position"))
+    assert [_fields(seat) for seat in seats] == [_fields(seat) for seat in orm_seats]
+    assert [seat.user and _fields(seat.user) for seat in seats] == [
+        seat.user and _fields(seat.user) for seat in orm_seats
+    ]
+    assert seats[1].user is None and seats[1].table is table
+
+    players = prepared.PLAYER.build_all(_run(server, prepared.GAME_PLAYERS, [game.pk]))
+    assert [_fields(p) for p in players] == [
+        _fields(p) for p in GamePlayer.objects.filter(game=game).order_by("seat")
+    ]
+    balances = dict(_run(server, prepared.SEATED_BALANCES, [table.pk]))
+    assert balances == dict(
+        Wallet.objects.filter(user__seats__table=table).values_list("user_id", "balance")
+    )
+    assert _run(server, prepared.GAME_PLAYING_LOCKED, [table.pk]) == [(game.pk, game.position_id)]
+    assert _run(server, prepared.GAME_PLAYING_LOCKED, [table.pk + 1000]) == []
 
 
-def test_each_call_uses_its_own_parameters() -> None:
-    table, _ = _table_with_a_game()
+def test_the_statements_are_prepared_once_with_their_constants_in_them(
+    server: psycopg.Connection[Any],
+) -> None:
+    table, game = _table_with_a_game()
     other = Table.objects.create(room=table.room)
     Seat.objects.create(table=other, position=0, user=make_player("dave"))
-    assert [seat.user.username for seat in seats_of_table(table_id=other.pk)] == ["dave"]
-    assert len(seats_of_table(table_id=table.pk)) == 3
+    for table_id in (table.pk, other.pk, table.pk):
+        _run(server, prepared.TABLE_SEATS, [table_id])
+        with server.transaction():
+            _run(server, prepared.GAME_PLAYING_LOCKED, [table_id])
+    statements = _prepared(server)
+    # One statement each, whatever the parameters: the status of a game being played is in
+    # its text, for the plan (the partial index of games being played at a table).
+    assert sum("games_seat" in statement for statement in statements) == 1
+    (lock,) = (statement for statement in statements if "FOR UPDATE" in statement)
+    assert "= 'playing'" in lock and "$1" in lock and "$2" not in lock
 
 
-def test_a_parameter_that_is_not_one_parameter_of_the_statement_is_refused() -> None:
-    twice = PreparedSelect(
-        lambda table_id: Seat.objects.filter(table_id=table_id) | Seat.objects.filter(pk=table_id),
-        "table_id",
-    )
-    with pytest.raises(ValueError, match="table_id"):
-        twice(table_id=1)
-    missing = PreparedSelect(lambda table_id: Seat.objects.all(), "table_id")
-    with pytest.raises(ValueError, match="table_id"):
-        missing(table_id=1)
-
-
-def test_an_inserted_row_is_the_row_save_would_store() -> None:
-    _, game = _table_with_a_game()
-    event = GameEvent(game=game, number=1, seat=game.dealer, action={"pass": True}, source="bot")
-    with CaptureQueriesContext(connection) as queries:
-        insert_row(event)
-    assert len(queries) == 1
-    assert event.pk is not None and not event._state.adding and event.created_at is not None
-    assert _fields(GameEvent.objects.get(pk=event.pk)) == _fields(event)
-
-
-def test_an_update_writes_only_the_named_fields() -> None:
-    _, game = _table_with_a_game()
+def test_a_move_written_in_one_statement_is_what_the_orm_writes(
+    server: psycopg.Connection[Any],
+) -> None:
+    _table, game = _table_with_a_game()
     stored = Game.objects.get(pk=game.pk)
     game.position_id = uuid.uuid4()
     game.to_move = 2
     game.turn_deadline = timezone.now()
     game.stock = "changed in memory only"
-    with CaptureQueriesContext(connection) as queries:
-        update_row(game, ["position_id", "to_move", "turn_deadline"])
-    assert len(queries) == 1
+    fields = ["position_id", "to_move", "turn_deadline"]
+    event = GameEvent(
+        game=game, number=1, seat=0, action={"play": "3s"}, source="player", action_id="a-1"
+    )
+    sql, params = prepared.update_and_insert(game, fields, event)
+    with server.transaction():
+        ((pk,),) = _run(server, sql, params)
+    prepared.inserted(event, pk)
     after = Game.objects.get(pk=game.pk)
     assert (after.position_id, after.to_move, after.turn_deadline) == (
         game.position_id,
@@ -126,70 +140,55 @@ def test_an_update_writes_only_the_named_fields() -> None:
         game.turn_deadline,
     )
     assert after.stock == stored.stock
+    # The event is stored as the ORM stores it, its time set as the ORM sets it.
+    assert event.created_at is not None and not event._state.adding
+    assert _fields(GameEvent.objects.get(pk=pk)) == _fields(event)
 
-
-def test_an_update_of_a_missing_row_fails() -> None:
-    _, game = _table_with_a_game()
-    game.pk = game.pk + 1000
-    with pytest.raises(DatabaseError):
-        update_row(game, ["to_move"])
-
-
-def test_server_text_numbers_the_parameters_and_keeps_constants_and_percent_signs() -> None:
-    assert (
-        server_text("a = %s AND b = %s AND c LIKE '5%%' AND d = %s", [2, None, 1])
-        == "a = $2 AND b = %s AND c LIKE '5%%' AND d = $1"
+    # The same statement through the ORM's own save: the same rows.
+    orm_event = GameEvent(
+        game=game, number=2, seat=1, action={"pass": True}, source="bot", action_id=""
     )
-    with pytest.raises(ValueError, match="2 placeholders for 3 parameters"):
-        server_text("a = %s AND b = %s", [1, 2, 3])
+    orm_event.save(force_insert=True)
+    ours = GameEvent(game=game, number=3, seat=1, action={"pass": True}, source="bot")
+    sql, params = prepared.update_and_insert(game, fields, ours)
+    with server.transaction():
+        ((pk,),) = _run(server, sql, params)
+    left, right = _fields(GameEvent.objects.get(pk=pk)), _fields(orm_event)
+    for name in ("id", "number", "created_at"):
+        del left[name], right[name]
+    assert left == right
 
 
-postgresql_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="PREPARE and EXECUTE are PostgreSQL's"
-)
-
-
-def _prepared_and_executed(name: str, prepare: str, execute: str, arguments: list[Any]) -> Any:
-    with connection.cursor() as cursor:
-        cursor.execute(prepare)
-        try:
-            cursor.execute(execute, arguments)
-            return cursor.fetchall()
-        finally:
-            cursor.execute(f"DEALLOCATE {name}")
-
-
-@postgresql_only
-def test_a_select_prepared_by_the_server_returns_the_rows_of_its_text() -> None:
-    table, _ = _table_with_a_game()
-    with transaction.atomic(), connection.cursor() as cursor:
-        for select in (seats_of_table, game_locked):
-            body, constants = select.server_statement()
-            # The game's status is a constant of the plan; the table is the one parameter.
-            assert "$1" in body and "$2" not in body
-            sql, params = select.statement(table_id=table.pk)
-            cursor.execute(sql, params)
-            expected = cursor.fetchall()
-            prepare = cursor.mogrify(f"PREPARE checked AS {body}", constants)
-            arguments = select.arguments(table_id=table.pk)
-            found = _prepared_and_executed("checked", prepare, "EXECUTE checked(%s)", arguments)
-            assert found == expected and found
-
-
-@postgresql_only
-def test_a_move_written_by_a_prepared_statement_stores_what_its_text_stores() -> None:
-    _, game = _table_with_a_game()
-    game.to_move = 1
-    game.position_id = uuid.uuid4()
-    fields = ["to_move", "position_id"]
+def test_no_event_is_stored_when_the_game_row_is_not_found(
+    server: psycopg.Connection[Any],
+) -> None:
+    _table, game = _table_with_a_game()
     event = GameEvent(game=game, number=1, seat=0, action={"play": "3s"}, source="player")
-    body, types = update_and_insert_server_statement(Game, fields, GameEvent)
-    _sql, params = update_and_insert_statement(game, fields, event)
-    assert len(types) == len(params) and "jsonb" in types
+    game.pk += 1000
+    sql, params = prepared.update_and_insert(game, ["to_move"], event)
+    with pytest.raises(psycopg.errors.NotNullViolation), server.transaction():
+        _run(server, sql, params)
+    assert not GameEvent.objects.exists()
+
+
+def test_an_update_writes_only_the_named_fields(server: psycopg.Connection[Any]) -> None:
+    table, _game = _table_with_a_game()
+    seat = Seat.objects.get(table=table, position=0)
+    seat.timeouts = 1
+    seat.ready = not seat.ready  # in memory only
+    _run(server, *prepared.update(seat, ["timeouts"]))
+    after = Seat.objects.get(pk=seat.pk)
+    assert after.timeouts == 1 and after.ready != seat.ready
+
+
+def test_the_events_read_are_converted_as_the_orm_converts_them(
+    server: psycopg.Connection[Any],
+) -> None:
+    _table, game = _table_with_a_game()
     with transaction.atomic():
-        prepare = f"PREPARE written ({', '.join(types)}) AS {body}"
-        execute = f"EXECUTE written({', '.join(['%s'] * len(params))})"
-        ((pk,),) = _prepared_and_executed("written", prepare, execute, params)
-    stored = GameEvent.objects.get(pk=pk)
-    assert (stored.number, stored.seat, stored.action) == (1, 0, {"play": "3s"})
-    assert Game.objects.get(pk=game.pk).position_id == game.position_id
+        for number, action in enumerate([{"play": "3s"}, {"pass": True}], start=1):
+            GameEvent.objects.create(game=game, number=number, seat=number - 1, action=action)
+    rows = _run(server, prepared.EVENTS_SINCE, [game.pk, 2])
+    assert [
+        (number, seat, prepared.event_action(action)) for _id, number, seat, action in rows
+    ] == [(2, 1, {"pass": True})]
