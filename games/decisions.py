@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -90,13 +91,26 @@ def turn_deadline_for(
     return now + timedelta(seconds=turn_seconds)
 
 
+def plays_as_bot(
+    *, seat_is_bot: bool | None, seat_user_id: int | None, player_is_bot: Callable[[], bool]
+) -> bool:
+    """Whether the clock treats a seat as a bot's: as its seat at the table says (``None``: no
+    seat row), or, for a seat nobody holds, as the game's player there was (a game played
+    without seats at its table, as tests and tools start them); ``player_is_bot`` is asked
+    only then."""
+    if seat_is_bot is not None and (seat_is_bot or seat_user_id is not None):
+        return seat_is_bot
+    return player_is_bot()
+
+
 def _deadline(read: GameRead, seats: list[Seat], seat: int, now: datetime) -> datetime:
     row = next((row for row in seats if row.position == seat), None)
-    if row is not None and (row.is_bot or row.user_id is not None):
-        is_bot = row.is_bot
-    else:  # a game played without seats at its table (as tests and tools start them)
-        player = read.players.get(seat)
-        is_bot = player is not None and player.is_bot
+    player = read.players.get(seat)
+    is_bot = plays_as_bot(
+        seat_is_bot=None if row is None else row.is_bot,
+        seat_user_id=None if row is None else row.user_id,
+        player_is_bot=lambda: player is not None and player.is_bot,
+    )
     room: Room = read.game.table.room
     return turn_deadline_for(
         is_bot=is_bot,

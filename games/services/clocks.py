@@ -21,7 +21,7 @@ from ..models import Game, Room, Seat, Table
 if TYPE_CHECKING:
     from accounts.models import User
 
-from ..decisions import turn_deadline_for
+from ..decisions import plays_as_bot, turn_deadline_for
 from ..errors import TableRefused
 from .notices import broadcast_on_commit
 
@@ -48,10 +48,11 @@ def turn_deadline(
             .values("is_bot", "auto_play", "user_id", "table__room__turn_seconds")
             .first()
         )
-    if row is not None and (row["is_bot"] or row["user_id"] is not None):
-        is_bot = row["is_bot"]
-    else:  # a game played without seats at its table (as tests and tools start them)
-        is_bot = game.players.filter(seat=seat, is_bot=True).exists()
+    is_bot = plays_as_bot(
+        seat_is_bot=None if row is None else row["is_bot"],
+        seat_user_id=None if row is None else row["user_id"],
+        player_is_bot=lambda: game.players.filter(seat=seat, is_bot=True).exists(),
+    )
     seconds = (
         row["table__room__turn_seconds"]
         if row is not None
