@@ -16,6 +16,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.heap import settle as settle_the_heap  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.runner import StartingTheRunner, check_sockets_hear_a_runner  # noqa: E402
 
@@ -35,3 +36,6 @@ application = StartingTheRunner(
         }
     )
 )
+
+# Last: the heap as it is now lives as long as the worker (games.heap says why).
+settle_the_heap()

@@ -7,6 +7,7 @@ frame is whole again with the next one.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any, cast
 
@@ -19,6 +20,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
+from .. import engines as game_engines
 from ..engines import DEFAULT_GAME
 from ..lru import LruCache
 from ..models import Game, Seat, Table
@@ -50,6 +52,20 @@ def _table_parts(language: str | None = None) -> Any:
 def _game_parts(presentation: Presentation, language: str | None = None) -> Any:
     """The macros of the game's own parts (``games/<key>/table_parts.html``)."""
     return _fragments(presentation.parts_template, language).module
+
+
+def load_fragments() -> None:
+    """Compile every game's frame templates in every language of the site, as the first frames
+    would: a worker does it before it serves (``games.heap``)."""
+    for key in game_engines.engines():
+        presentation = presentation_for(key)
+        for language, _name in settings.LANGUAGES:
+            _table_parts(language)
+            _fragments("games/table_frame.html", language)  # what the games' frames extend
+            for name in (presentation.frame_template, presentation.parts_template):
+                # A game may have no parts of its own.
+                with contextlib.suppress(jinja2.TemplateNotFound):
+                    _fragments(name, language)
 
 
 @functools.cache
