@@ -15,7 +15,11 @@ from .server import Usage
 # The targets of the issue, on this machine.
 HUMAN_TABLES_TARGET = 150
 HUMAN_P99_TARGET_MS = 150.0
-FLAT_RATIO_TARGET = 0.40
+FLAT_RATIO_TARGET = 0.45
+#: At this many tables flat out on one worker the game is compared with the bare transport.
+COMPARED_TABLES = 50
+#: The worker's CPU per game action, at most this many times the bare transport's per message.
+CPU_RATIO_TARGET = 2.5
 SCALING_TARGET = 0.90
 LOOP_BLOCKED_GOAL_MS = 5.0
 
@@ -260,6 +264,7 @@ def summary(results: list[StepResult]) -> list[str]:
                 f"  game / bare transport, {count} worker(s): {ratio:.0%} "
                 f"(target ≥ {FLAT_RATIO_TARGET:.0%}: {verdict})"
             )
+    lines += _at_compared_tables(results)
     if all((n, k) in saturation for n in (1, 2) for k in ("bare", "game")):
         bare = saturation[2, "bare"] / max(saturation[1, "bare"], 1e-9)
         game = saturation[2, "game"] / max(saturation[1, "game"], 1e-9)
@@ -296,6 +301,27 @@ def summary(results: list[StepResult]) -> list[str]:
             lines.append(f"  target ≥ {HUMAN_TABLES_TARGET} tables on one worker: {verdict}")
     lines += _loop_blocks(results)
     return lines
+
+
+def _at_compared_tables(results: list[StepResult]) -> list[str]:
+    """One worker flat out at ``COMPARED_TABLES`` tables: the game's actions/s against the bare
+    transport's, and the worker's CPU per game action against its CPU per bare message."""
+    steps = {
+        r.kind: r
+        for r in results
+        if r.workers == 1 and r.pace == "flat" and r.tables == COMPARED_TABLES
+    }
+    game, bare = steps.get("game"), steps.get("bare")
+    if game is None or bare is None or not game.actions_per_s or not bare.actions_per_s:
+        return []
+    ratio = game.actions_per_s / bare.actions_per_s
+    cpu = (game.daphne_cpu() / game.actions_per_s) / (bare.daphne_cpu() / bare.actions_per_s)
+    return [
+        f"  at {COMPARED_TABLES} tables, 1 worker: game / bare {ratio:.0%} (target ≥ "
+        f"{FLAT_RATIO_TARGET:.0%}: {'met' if ratio >= FLAT_RATIO_TARGET else 'NOT met'}); "
+        f"worker CPU per action ×{cpu:.2f} the bare transport's per message (target ≤ "
+        f"×{CPU_RATIO_TARGET}: {'met' if cpu <= CPU_RATIO_TARGET else 'NOT met'})"
+    ]
 
 
 def _loop_blocks(results: list[StepResult]) -> list[str]:
