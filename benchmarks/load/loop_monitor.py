@@ -14,8 +14,9 @@ which is the machine's doing, not the worker's. So each beat also notes how much
 process used since the beat before (all its threads: one that holds the interpreter's lock keeps
 the loop waiting too), and counts as the worker's own part of the lateness no more than that.
 The own part may exceed the worker's share by up to ``INTERVAL``. The collections of the garbage
-collector are timed too: the longest, and the own part of each beat's lateness less the
-collections since the beat before (the worker's code apart from the collector).
+collector are timed too, in CPU time of the thread that collects (a collection the machine
+interrupts is not made longer by it): the longest, and the own part of each beat's lateness
+less the collections since the beat before (the worker's code apart from the collector).
 
 Every ``PERIOD`` seconds the worker appends one JSON line to ``loop-<pid>.jsonl`` in that
 directory: the wall-clock bounds of the period, how many beats were late by each tenth of a
@@ -76,9 +77,9 @@ class Heartbeat:
 
     def on_collection(self, phase: str, _info: dict[str, int]) -> None:
         if phase == "start":
-            self.collecting = time.perf_counter()
+            self.collecting = time.thread_time()
         else:
-            took = time.perf_counter() - self.collecting
+            took = time.thread_time() - self.collecting
             self.collected += took
             self.longest_collection = max(self.longest_collection, took)
 
