@@ -71,25 +71,26 @@ _MIN_CHAIN = {1: 5, 2: 3, 3: 2}
 _CHAIN_KIND = {1: _STRAIGHT, 2: _PAIR_STRAIGHT, 3: _AIRPLANE}
 
 
+# For each rank position and nibble: that rank's lowest 0..4 cards, as hand masks.
+_LOWS = [[[m << (4 * p) for m in _LOW[nibble]] for nibble in range(16)] for p in range(13)]
+_SHIFTS = [4 * p for p in range(13)]
+_JOKER_LOWS = ([[0], [0, 1 << 52]], [[0], [0, 1 << 53]])
+
+
 class _Hand:
     """A hand's counts by position, and the masks of each rank's lowest 0..4 cards."""
 
     __slots__ = ("count", "low")
 
     def __init__(self, hand: int) -> None:
-        count = []
-        low = []
-        for p in range(13):
-            nibble = (hand >> (4 * p)) & 15
-            count.append(_POP[nibble])
-            shift = 4 * p
-            low.append([m << shift for m in _LOW[nibble]])
-        for bit in (52, 53):
-            held = (hand >> bit) & 1
-            count.append(held)
-            low.append([0, 1 << bit] if held else [0])
-        self.count = count
-        self.low = low
+        nibbles = [(hand >> shift) & 15 for shift in _SHIFTS]
+        black, red = (hand >> 52) & 1, (hand >> 53) & 1
+        self.count = [*[_POP[n] for n in nibbles], black, red]
+        self.low = [
+            *[table[n] for table, n in zip(_LOWS, nibbles, strict=True)],
+            _JOKER_LOWS[0][black],
+            _JOKER_LOWS[1][red],
+        ]
 
 
 def rank_counts(hand: int) -> list[int]:
@@ -192,19 +193,28 @@ def _chains(out: list[Play], h: _Hand, width: int, length: int, above: int) -> N
     count, low = h.count, h.low
     kind = _CHAIN_KIND[width]
     shortest = _MIN_CHAIN[width]
-    # run[p]: how many consecutive positions up to p (inside 3..A) hold ``width`` cards.
+    # run[p]: how many consecutive positions up to p (inside 3..A) hold ``width`` cards;
+    # cards[p]: the cards of the positions before p in the run, so that a window's cards are a
+    # difference (the ranks' bits do not overlap).
     run = []
-    streak = 0
+    cards = [0]
+    streak = longest = 0
     for p in range(ACE + 1):
-        streak = streak + 1 if count[p] >= width else 0
+        if count[p] >= width:
+            streak += 1
+            cards.append(cards[p] + low[p][width])
+        else:
+            streak = 0
+            cards.append(0)
         run.append(streak)
-    lengths = range(shortest, ACE + 2) if not length else (length,)
+        longest = max(longest, streak)
+    if longest < max(shortest, length):
+        return
+    lengths = range(shortest, longest + 1) if not length else (length,)
     for n in lengths:
         for high in range(max(n - 1, above + 1), ACE + 1):
             if run[high] >= n:
-                mask = 0
-                for p in range(high - n + 1, high + 1):
-                    mask |= low[p][width]
+                mask = cards[high + 1] - cards[high + 1 - n]
                 out.append(_new(Play, (mask, _combo(kind, high, n))))
 
 
