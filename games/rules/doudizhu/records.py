@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,9 @@ class GameRecord:
         return data
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        """The record as indented JSON, each action on a line of its own."""
+        text = json.dumps(self.to_json(), ensure_ascii=False, indent=2)
+        return _FLAT_OBJECT.sub(_one_line, text) + "\n"
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.dumps(), encoding="utf-8")
@@ -151,6 +154,14 @@ class GameRecord:
             self.actions,
             lambda state: settle(state, base=self.base),
         )
+
+
+# A JSON object that holds no list or object, as json.dumps indents it.
+_FLAT_OBJECT = re.compile(r"\{\n\s+([^{}\[\]]*?)\n\s+\}")
+
+
+def _one_line(match: re.Match[str]) -> str:
+    return "{" + re.sub(r",\n\s+", ", ", match.group(1)) + "}"
 
 
 def deals_to_json(deals: Sequence[Deal]) -> dict[str, Any]:
