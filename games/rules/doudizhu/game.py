@@ -707,7 +707,7 @@ class GameState(_Fields):
         actions = self.history
         numbers, _ = deal_numbers([action for _, action in actions])
         return [
-            {"seat": seat, "deal": number, **action.to_json()}
+            {"seat": seat, "deal_number": number, **action.to_json()}
             for (seat, action), number in zip(actions, numbers, strict=True)
         ]
 
