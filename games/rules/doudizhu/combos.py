@@ -70,11 +70,13 @@ __all__ = [
     "ComboKind",
     "beats",
     "classify",
+    "classify_mask",
     "combo",
     "counts_of_cards",
     "counts_of_ranks",
     "format_counts",
     "pack",
+    "packed_counts",
     "position_of",
     "rank_of_position",
     "unpack",
@@ -221,6 +223,29 @@ def pack(counts: Sequence[int]) -> int:
 
 def unpack(packed: int) -> list[int]:
     return [(packed >> (4 * p)) & 15 for p in range(15)]
+
+
+# Per byte of a card mask (two ranks' nibbles): each nibble's number of cards, in place.
+_POP_NIBBLES = bytes((b & 15).bit_count() | ((b >> 4).bit_count() << 4) for b in range(256))
+_NATURAL = (1 << 52) - 1
+
+
+def packed_counts(mask: int) -> int:
+    """A card mask's counts, packed as ``pack`` packs them, at C speed."""
+    packed = int.from_bytes(
+        (mask & _NATURAL).to_bytes(7, "little").translate(_POP_NIBBLES), "little"
+    )
+    return packed | ((mask >> 52) & 1) << 52 | ((mask >> 53) & 1) << 56
+
+
+def classify_mask(mask: int) -> Combo | None:
+    """``classify`` of a card mask's ranks."""
+    key = packed_counts(mask)
+    try:
+        return _CLASSIFIED[key]
+    except KeyError:
+        found = _CLASSIFIED[key] = _classify(unpack(key))
+        return found
 
 
 def counts_of_cards(cards: Iterable[Card]) -> list[int]:

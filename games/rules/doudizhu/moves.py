@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from ..cards import Card, cards_from_mask, format_cards, mask_of, parse_cards
 from ..errors import NotationError
-from .combos import Combo, classify, counts_of_cards
+from .combos import Combo, classify_mask
 
 __all__ = [
     "CALL",
@@ -97,7 +97,7 @@ class Play(_PlayFields):
         mask = mask_of(cards)
         if not mask:
             raise NotationError("a play needs at least one card")
-        return _tuple_new(cls, (mask, classify(counts_of_cards(cards))))
+        return _tuple_new(cls, (mask, classify_mask(mask)))
 
     @classmethod
     def parse(cls, text: str) -> Play:
