@@ -110,3 +110,29 @@ def test_plays_round_trip(cards: list[Card]) -> None:
     assert parse_action(str(play)) == play
     assert action_from_json(play.to_json()) == play
     assert play.size == len(cards)
+
+
+def test_every_multiset_of_up_to_six_cards_against_the_oracle() -> None:
+    """All 46,439 multisets of one to six cards: each is what the oracle reads, and at most one
+    combination."""
+    caps = [4] * 13 + [1, 1]
+    checked = 0
+
+    def walk(position: int, left: int, counts: list[int]) -> None:
+        nonlocal checked
+        if position == 15:
+            if any(counts):
+                checked += 1
+                combo = classify(counts)
+                found = readings(counts)
+                assert len(found) <= 1, counts
+                expected = (
+                    set() if combo is None else {(combo.kind.value, combo.rank, combo.length)}
+                )
+                assert found == expected, counts
+            return
+        for count in range(min(caps[position], left) + 1):
+            walk(position + 1, left - count, [*counts, count])
+
+    walk(0, 6, [])
+    assert checked == 46_439
