@@ -9,14 +9,15 @@ root::
     /tmp/douzero-venv/bin/pip install numpy        # douzero.env imports it
     /tmp/douzero-venv/bin/python benchmarks/doudizhu_movegen.py
 
-Positions are dealt from seeds: a 20-card landlord hand leading, 17-card hands leading, and
-17-card hands answering a play drawn from another hand's leads. The work timed is the same on
-both sides: every legal play of a hand from its cards (and, following, from the play on the
-table: DouZero reads its type, ours classifies it). DouZero's
+Positions are dealt from seeds: a 20-card landlord hand leading, 17-card hands leading, 17-card
+hands answering a play drawn from another hand's leads, and the positions of random games of the
+play phase in the order they come ("in play": every turn of every seat, leading or answering).
+The work timed is the same on both sides: every legal play of a hand from its cards (and,
+following, from the play on the table: DouZero reads its type, ours classifies it). DouZero's
 ``GameEnv.get_legal_card_play_actions`` is called on a bare environment holding the hand and the
-play to answer. The rules differ a
-little (DouZero lets the rocket be kickers and wings hold a bomb; this engine follows the
-project's rules), so the numbers of plays differ a little too; both are printed.
+play to answer. The rules differ a little (DouZero lets the rocket be kickers and wings hold a
+bomb; this engine follows the project's rules), so the numbers of plays differ a little too; both
+are printed.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.rules.cards import CARDS, Card, mask_of  # noqa: E402
 from games.rules.doudizhu.combos import classify_mask  # noqa: E402
 from games.rules.doudizhu.movegen import follow_plays, lead_plays, rank_counts  # noqa: E402
+from games.rules.doudizhu.simulate import play_phase_start  # noqa: E402
 
 # DouZero's card values: 3..14 for 3..A, 17 for the 2, 20 and 30 for the jokers.
 _DOUZERO_VALUE = [*range(3, 15), 17, 20, 30]
@@ -58,7 +60,26 @@ def positions(count: int, seed: int) -> dict[str, list[Position]]:
         groups["lead 17"].append((farmer, 0))
         leads = lead_plays(other)
         groups["follow 17"].append((farmer, leads[rng.randrange(len(leads))].mask))
+    groups["in play"] = game_positions(count, seed)
     return groups
+
+
+def game_positions(count: int, seed: int) -> list[Position]:
+    """The positions of random games of the play phase, in the order they come: every hand that
+    had to lead or answer, with the play it answered (the same seat's hand changes by one play
+    from one of its turns to the next, as in a real game)."""
+    rng = random.Random(seed)
+    found: list[Position] = []
+    game = 0
+    while len(found) < count:
+        state = play_phase_start(seed * 100_000 + game)
+        game += 1
+        while (seat := state.to_move) is not None and len(found) < count:
+            table = state.table
+            found.append((state.hands[seat], 0 if table is None else table.play.mask))
+            moves = state.legal_moves()
+            state = state.apply(seat, moves[rng.randrange(len(moves))])
+    return found
 
 
 def ours(position: Position) -> int:
