@@ -29,8 +29,8 @@ protocol only::
         options=options, deal=stored_deal, actions=stored_actions, base=room.base, seed=seed
     )
 
-Phases are shared (``Phase``): bidding (斗地主's 叫地主), playing, and the end. A game uses the
-ones it has; 干瞪眼 and the test games go straight to play.
+Phases are shared (``Phase``): the deal (斗地主's 发牌), bidding (叫地主), doubling (加倍),
+playing, and the end. A game uses the ones it has; 干瞪眼 and the test games go straight to play.
 """
 
 from __future__ import annotations
@@ -55,7 +55,9 @@ __all__ = [
 class Phase(enum.Enum):
     """Where a game is. Its ``value`` is what views show."""
 
+    DEAL = "deal"  # the cards are being dealt, shown step by step (斗地主's 发牌明牌)
     BID = "bid"  # seats bid or call for a role (斗地主's 叫地主 / 叫分) before the play
+    DOUBLE = "double"  # seats choose to double the stakes before the play (斗地主's 加倍)
     PLAY = "play"  # seats play cards in turn
     OVER = "over"  # the game has ended: ``winner`` is set, it can be settled
 

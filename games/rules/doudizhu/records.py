@@ -1,0 +1,286 @@
+"""Game records (``doudizhu-record/1``): load, validate, save, replay.
+
+A record holds every deal of the game (the cards of a deal thrown in after three 不叫 too), the
+rules, the base stake, the seats' coins when the room has a doubling threshold, and every action
+in order: the deal's steps, 明牌 with its moment, the bids, 加倍, the plays and passes.
+Replaying it gives the same game, to the card and the coin. ``docs/record-format.md`` describes
+the format.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..cards import Card, parse_cards
+from ..errors import NotationError, RecordError, RulesError
+from ..replay import ReplayError, ReplayResult, replay_actions
+from .game import DEAL_STEPS, Deal, GameState, deal_from_seed, deal_numbers
+from .moves import Action, action_from_json
+from .options import DoudizhuRules
+from .settlement import Settlement, settle
+
+__all__ = [
+    "FORMAT",
+    "GameRecord",
+    "ReplayError",
+    "ReplayResult",
+    "deals_from_json",
+    "deals_to_json",
+    "expand_deals",
+]
+
+FORMAT = "doudizhu-record/1"
+_KEYS = {"format", "rules", "base", "coins", "deals", "next_seed", "actions", "seed", "meta"}
+_ACTION_KEYS = {"seat", "deal", "show", "step", "bid", "double", "play", "pass"}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameRecord:
+    rules: DoudizhuRules
+    base: int
+    deals: tuple[Deal, ...]
+    actions: tuple[tuple[int, Action], ...] = ()
+    coins: tuple[int, ...] | None = None
+    seed: int | None = None
+    meta: Mapping[str, Any] | None = None
+
+    # Reading --------------------------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        return cls.from_json(load_json(path))
+
+    @classmethod
+    def loads(cls, text: str) -> GameRecord:
+        return cls.from_json(_decode(text))
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Validate a decoded record, with a message that says what is wrong and where."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        unknown = sorted(set(data) - _KEYS)
+        if unknown:
+            raise RecordError(f"unknown field(s) {', '.join(map(repr, unknown))} in the record")
+        if data.get("format") != FORMAT:
+            raise RecordError(f'"format" must be {FORMAT!r}, not {data.get("format")!r}')
+        if data.get("rules") is not None and not isinstance(data["rules"], dict):
+            raise RecordError('"rules": rules must be an object of option names and values')
+        try:
+            rules = DoudizhuRules.from_dict(data.get("rules"))
+        except RulesError as exc:
+            raise RecordError(f'"rules": {exc}') from exc
+        base = data.get("base")
+        if type(base) is not int or base < 1:
+            raise RecordError('"base" must be a positive whole number (the stake)')
+        coins = data.get("coins")
+        if coins is not None:
+            if not (
+                isinstance(coins, list)
+                and len(coins) == 3
+                and all(type(c) is int and c >= 0 for c in coins)
+            ):
+                raise RecordError('"coins" must be a list of 3 whole numbers ≥ 0, one per seat')
+            coins = tuple(coins)
+        deals = deals_from_json(data.get("deals"), data.get("next_seed"))
+        seed = data.get("seed")
+        if seed is not None and seed != deals[0].seed:
+            raise RecordError('"seed" must be the seed of the first deal')
+        meta = data.get("meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise RecordError('"meta" must be an object')
+        return cls(
+            rules=rules,
+            base=base,
+            deals=deals,
+            actions=_actions(data.get("actions")),
+            coins=coins,
+            seed=seed,
+            meta=meta,
+        )
+
+    # Writing --------------------------------------------------------------------------------------
+
+    @classmethod
+    def from_state(cls, state: GameState, *, base: int, seed: int | None = None) -> GameRecord:
+        """The record of a game so far: every deal and every action that led to ``state``."""
+        if seed is not None and seed != state.deals[0].seed:
+            raise ValueError("the game's seed is the seed of its first deal")
+        return cls(
+            rules=state.rules,
+            base=base,
+            deals=state.deals,
+            actions=state.history,
+            coins=state.coins,
+            seed=seed,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_dict(), "base": self.base}
+        if self.coins is not None:
+            data["coins"] = list(self.coins)
+        data.update(deals_to_json(self.deals))
+        data["actions"] = [{"seat": seat, **action.to_json()} for seat, action in self.actions]
+        if self.seed is not None:
+            data["seed"] = self.seed
+        if self.meta is not None:
+            data["meta"] = dict(self.meta)
+        return data
+
+    def dumps(self) -> str:
+        """The record as indented JSON, each action on a line of its own."""
+        text = json.dumps(self.to_json(), ensure_ascii=False, indent=2)
+        return _FLAT_OBJECT.sub(_one_line, text) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps(), encoding="utf-8")
+
+    # Replaying ------------------------------------------------------------------------------------
+
+    def initial_state(self) -> GameState:
+        return GameState.from_deal(
+            self.deals[0], rules=self.rules, coins=self.coins, upcoming=self.deals[1:]
+        )
+
+    def replay(self) -> ReplayResult[GameState, Settlement]:
+        """Apply the actions in order, stopping at the first illegal one."""
+        return replay_actions(
+            self.initial_state(),
+            self.actions,
+            lambda state: settle(state, base=self.base),
+        )
+
+
+# A JSON object that holds no list or object, as json.dumps indents it.
+_FLAT_OBJECT = re.compile(r"\{\n\s+([^{}\[\]]*?)\n\s+\}")
+
+
+def _one_line(match: re.Match[str]) -> str:
+    return "{" + re.sub(r",\n\s+", ", ", match.group(1)) + "}"
+
+
+def deals_to_json(deals: Sequence[Deal]) -> dict[str, Any]:
+    """``{"deals": [...]}``, and ``"next_seed"`` when the last deal has no seed of its own to
+    draw a redeal from and it is not 0."""
+    data: dict[str, Any] = {"deals": [deal.to_json() for deal in deals]}
+    last = deals[-1]
+    if last.seed is None and last.next_seed:
+        data["next_seed"] = last.next_seed
+    return data
+
+
+def deals_from_json(value: Any, next_seed: Any = None) -> tuple[Deal, ...]:
+    """The deals of a record (or a stored deal), checked: 17 cards a seat in the order dealt, 3
+    at the bottom, one deck; a deal's seed deals exactly its cards, and a listed redeal of a
+    seeded deal is the one its seed draws."""
+    if not isinstance(value, list) or not value:
+        raise RecordError('"deals" must be a non-empty list of deals')
+    if next_seed is not None and (type(next_seed) is not int or next_seed < 0):
+        raise RecordError('"next_seed" must be a non-negative whole number')
+    deals: list[Deal] = []
+    for index, item in enumerate(value):
+        where = f'"deals"[{index}]'
+        if not isinstance(item, dict):
+            raise RecordError(f"{where} must be an object")
+        extra = sorted(set(item) - {"seed", "first_bidder", "hands", "bottom"})
+        if extra:
+            raise RecordError(f"{where} has unknown field(s) {', '.join(map(repr, extra))}")
+        seed = item.get("seed")
+        if seed is not None and (type(seed) is not int or seed < 0):
+            raise RecordError(f'{where}: "seed" must be a non-negative whole number')
+        first = item.get("first_bidder")
+        if type(first) is not int or not 0 <= first <= 2:
+            raise RecordError(f'{where}: "first_bidder" must be a seat from 0 to 2')
+        hands_value = item.get("hands")
+        if not isinstance(hands_value, list) or len(hands_value) != 3:
+            raise RecordError(f'{where}: "hands" must be a list of 3 strings, one per seat')
+        hands = tuple(
+            _cards(hand, f'{where}["hands"][{seat}]', DEAL_STEPS)
+            for seat, hand in enumerate(hands_value)
+        )
+        bottom = _cards(item.get("bottom"), f'{where}["bottom"]', 3)
+        seen: set[Card] = set()
+        for card in (*hands[0], *hands[1], *hands[2], *bottom):
+            if card in seen:
+                raise RecordError(f"{where}: card {card} appears twice: one deck only")
+            seen.add(card)
+        if seed is not None:
+            dealt = deal_from_seed(seed, first)
+            if dealt.hands != hands or dealt.bottom != bottom:
+                raise RecordError(f'{where}: the hands and bottom are not the deal of its "seed"')
+            deal = dealt
+        else:
+            last = index == len(value) - 1
+            deal = Deal(None, hands, bottom, first, (next_seed or 0) if last else 0)
+        if deals and deals[-1].seed is not None and seed not in (None, deals[-1].next_seed):
+            raise RecordError(f"{where} is not the redeal the seed of the deal before draws")
+        deals.append(deal)
+    return tuple(deals)
+
+
+def expand_deals(deals: Sequence[Deal], actions: Sequence[Action]) -> tuple[Deal, ...]:
+    """The deals a game with these actions went through: those listed, then the redeals their
+    seeds draw, as many as three 不叫 with no 明牌 asked for."""
+    _, count = deal_numbers(actions)
+    out = list(deals)
+    while len(out) < count:
+        out.append(deal_from_seed(out[-1].next_seed))
+    return tuple(out)
+
+
+def load_json(path: str | Path) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{path} is not UTF-8 text") from exc
+    return _decode(text)
+
+
+def _decode(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+
+
+def _cards(value: Any, where: str, count: int) -> tuple[Card, ...]:
+    if not isinstance(value, str):
+        raise RecordError(f'{where} must be a string of cards, like "3s Th BJ"')
+    try:
+        cards = parse_cards(value)
+    except NotationError as exc:
+        raise RecordError(f"{where}: {exc}") from exc
+    if len(cards) != count:
+        raise RecordError(f"{where} must hold {count} cards, not {len(cards)}")
+    return cards
+
+
+def _actions(value: Any) -> tuple[tuple[int, Action], ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise RecordError('"actions" must be a list')
+    actions = []
+    for index, item in enumerate(value):
+        where = f'"actions"[{index}]'
+        if not isinstance(item, dict):
+            raise RecordError(f"{where} must be an object")
+        extra = sorted(set(item) - _ACTION_KEYS)
+        if extra:
+            raise RecordError(f"{where} has unknown field(s) {', '.join(map(repr, extra))}")
+        seat = item.get("seat")
+        if type(seat) is not int or not 0 <= seat <= 2:
+            raise RecordError(f'{where}: "seat" must be a seat from 0 to 2')
+        try:
+            action = action_from_json({k: v for k, v in item.items() if k != "seat"})
+        except NotationError as exc:
+            raise RecordError(f"{where}: {exc}") from exc
+        actions.append((seat, action))
+    return tuple(actions)
