@@ -49,6 +49,7 @@ __all__ = [
     "ReplayOutcome",
     "SettlementProtocol",
     "check_turn",
+    "pay_one_winner",
 ]
 
 
@@ -217,11 +218,31 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         ...
 
     def deal(
-        self, seed: int, *, players: int, options: OptionsT, dealer: int | None = None
+        self,
+        seed: int,
+        *,
+        players: int,
+        options: OptionsT,
+        dealer: int | None = None,
+        coins: Sequence[int] | None = None,
     ) -> StateT:
         """A new game shuffled and dealt from ``seed`` (the same seed deals the same cards);
-        ``dealer`` None lets the seed choose, as for a table's first game. ``ValueError`` when
-        ``players`` is not what ``options`` seat."""
+        ``dealer`` None lets the seed choose, as for a table's first game. ``coins``: what each
+        seat has to play with, for rules that read it (斗地主's doubling threshold; the deal
+        keeps it); others ignore it. ``ValueError`` when ``players`` is not what ``options``
+        seat."""
+        ...
+
+    @property
+    def deal_stages(self) -> tuple[int, ...]:
+        """The steps of the deal the table shows one after another, by its own clock, while the
+        game is in ``Phase.DEAL`` (each ``deal_action`` of them in turn); () for a game dealt
+        at once."""
+        ...
+
+    def deal_action(self, step: int) -> ActionT:
+        """The action that shows the deal up to ``step``, made in the name of the seat to move
+        (``ValueError`` for a game dealt at once)."""
         ...
 
     def deal_to_json(self, state: StateT) -> dict[str, Any]:
@@ -248,6 +269,12 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
 
     def settle(self, state: StateT, *, base: int) -> SettlementProtocol:
         """The payments of a finished game at stake ``base``; ``ValueError`` before the end."""
+        ...
+
+    def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:
+        """The payments as coins move, by seat, given what each seat has (``coins``): nobody
+        pays more than it has, and the winners share what was paid as the rules say. They sum
+        to zero."""
         ...
 
     def record_to_json(
@@ -284,6 +311,14 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
     def bot_policy(self) -> Policy[ActionT]:
         """The bot that plays for the house and for seats in 托管."""
         ...
+
+
+def pay_one_winner(winner: int, payments: Sequence[int], coins: Sequence[int]) -> tuple[int, ...]:
+    """``GameEngine.pay`` for a game one seat wins from all the others: each loser pays its
+    payment or what it has, if less, and the winner receives what they paid."""
+    paid = [0 if seat == winner else -min(-owed, coins[seat]) for seat, owed in enumerate(payments)]
+    paid[winner] = -sum(paid)
+    return tuple(paid)
 
 
 def check_turn(seat: object, to_move: int | None) -> None:

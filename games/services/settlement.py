@@ -29,10 +29,10 @@ def game_settle(*, game: Game) -> None:
     which so pays what bots lose and receives what bots win. The ledger rows of a game always
     sum to zero:
 
-    - a loser pays ``min(nominal, what their wallet still has)``, in seat order: bot seats pay
-      from the one house balance, so together they never pay more than it holds, and no balance
-      goes below zero;
-    - the winner receives exactly the sum the losers actually paid;
+    - the engine's ``pay`` says what moves, given what each seat can pay: what its wallet
+      has, less what the seats before it owe from the same wallet (bot seats all pay from the
+      house's), so together they never pay more than it holds and no balance goes below zero;
+    - the winners receive exactly what the losers actually paid;
     - each wallet gets one ``game`` ledger row holding its net amount (none when the net is 0),
       the payments written before the receipts. A bot that loses to a bot pays the house what
       the house receives: no coin moves, but the two seats' ``coins`` show the payment.
@@ -51,7 +51,8 @@ def game_settle(*, game: Game) -> None:
     if locked.status != Game.Status.FINISHED:
         raise ValueError(f"game {locked.pk} has not finished: there is nothing to settle")
     state = game_state(game=locked)
-    settlement = engine_for(locked.game).settle(state, base=locked.base)
+    engine = engine_for(locked.game)
+    settlement = engine.settle(state, base=locked.base)
     # Shedding games say how many cards each seat kept and who never played (春天); others not.
     cards_left = getattr(settlement, "cards_left", (0,) * len(settlement.payments))
     spring = getattr(settlement, "spring", (False,) * len(settlement.payments))
@@ -72,15 +73,18 @@ def game_settle(*, game: Game) -> None:
         .order_by("pk")
     }
 
-    coins = [0] * len(players)
+    # What each seat can pay: what its wallet still has once the seats before it that play for
+    # the same wallet (the bots, for the house's) have paid what they owe.
     left = {user_id: wallet.balance for user_id, wallet in wallets.items()}
-    for player in players:
-        nominal = settlement.payments[player.seat]
-        if nominal < 0:
-            paid = min(-nominal, left[owners[player.seat]])
-            left[owners[player.seat]] -= paid
-            coins[player.seat] = -paid
-    coins[settlement.winner] = -sum(coins)
+    can_pay = []
+    for seat, owner in enumerate(owners):
+        owed = -settlement.payments[seat]
+        if owed > 0:
+            can_pay.append(min(owed, left[owner]))
+            left[owner] -= can_pay[-1]
+        else:
+            can_pay.append(left[owner])
+    coins = list(engine.pay(settlement, can_pay))
     net = dict.fromkeys(wallets, 0)
     for player in players:
         net[owners[player.seat]] += coins[player.seat]

@@ -22,10 +22,10 @@ from .game import DEAL_STEPS, GameState
 from .moves import NO_CALL, NO_DOUBLE, NO_ROB, PASS, ROB, Action, DealOn, action_from_json
 from .options import STANDARD, DoudizhuRules
 from .records import FORMAT, GameRecord, deals_from_json, deals_to_json, expand_deals
-from .settlement import Settlement, settle
+from .settlement import Settlement, pay_coins, settle
 
 if TYPE_CHECKING:
-    from ..protocol import GameEngine, GameStateProtocol, Policy
+    from ..protocol import GameEngine, GameStateProtocol, Policy, SettlementProtocol
 
 __all__ = ["ENGINE", "DoudizhuEngine"]
 
@@ -47,15 +47,28 @@ class DoudizhuEngine:
     def seat_count(self, options: DoudizhuRules) -> int:
         return 3
 
+    #: The table shows the deal in two stages: the first 8 cards (明牌 ×4 until the next),
+    #: then all 17 (×3); before the first, 明牌 is ×5 (§3).
+    deal_stages: tuple[int, ...] = (8, DEAL_STEPS)
+
     def deal(
-        self, seed: int, *, players: int, options: DoudizhuRules, dealer: int | None = None
+        self,
+        seed: int,
+        *,
+        players: int,
+        options: DoudizhuRules,
+        dealer: int | None = None,
+        coins: Sequence[int] | None = None,
     ) -> GameState:
         """``GameState.deal``: the shuffle of ``deal_from_seed``; ``dealer`` is the seat that
-        bids first (None: the seed draws it). The platform gives the seats' coins with
-        ``state.with_coins`` when the room has a doubling threshold."""
+        bids first (None: the seed draws it); ``coins``, each seat's, for the room's doubling
+        threshold (``state.with_coins``)."""
         if players != 3:
             raise ValueError(f"斗地主 seats 3 players, not {players}")
-        return GameState.deal(seed, first_bidder=dealer, rules=options)
+        return GameState.deal(seed, first_bidder=dealer, rules=options, coins=coins)
+
+    def deal_action(self, step: int) -> Action:
+        return DealOn(step)
 
     def deal_to_json(self, state: GameState) -> dict[str, Any]:
         """``{"deals": [the first deal], "coins"?}``: the starting position, the redeals drawn
@@ -100,6 +113,11 @@ class DoudizhuEngine:
 
     def settle(self, state: GameState, *, base: int) -> Settlement:
         return settle(state, base=base)
+
+    def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:
+        if not isinstance(settlement, Settlement):
+            raise TypeError("a 斗地主 settlement is paid by its pairs")
+        return pay_coins(settlement, coins)
 
     def record_to_json(
         self,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cards import format_cards
 from ..errors import NotationError
-from ..protocol import check_turn
+from ..protocol import SettlementProtocol, check_turn, pay_one_winner
 from ..replay import ReplayResult
 from .game import GameState
 from .moves import PASS, Move, move_from_json
@@ -46,10 +46,20 @@ class GandengyanEngine:
     def seat_count(self, options: GandengyanRules) -> int:
         return options.players
 
+    #: Dealt at once.
+    deal_stages: tuple[int, ...] = ()
+
     def deal(
-        self, seed: int, *, players: int, options: GandengyanRules, dealer: int | None = None
+        self,
+        seed: int,
+        *,
+        players: int,
+        options: GandengyanRules,
+        dealer: int | None = None,
+        coins: Sequence[int] | None = None,
     ) -> GameState:
-        """``GameState.deal``: the shuffle of ``deal_from_seed``, the dealer leading."""
+        """``GameState.deal``: the shuffle of ``deal_from_seed``, the dealer leading (the coins
+        play no part in the rules)."""
         if players != options.players:
             raise ValueError(f"these rules seat {options.players} players, not {players}")
         return GameState.deal(seed, dealer=dealer, rules=options)
@@ -82,8 +92,14 @@ class GandengyanEngine:
             return PASS
         return state.legal_moves()[0]
 
+    def deal_action(self, step: int) -> Move:
+        raise ValueError("干瞪眼 is dealt at once")
+
     def settle(self, state: GameState, *, base: int) -> Settlement:
         return settle(state, base=base)
+
+    def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:
+        return pay_one_winner(settlement.winner, settlement.payments, coins)
 
     def record_to_json(
         self,

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from games.rules.errors import IllegalMoveError, NotationError, RecordError, RulesError
-from games.rules.protocol import Phase, check_turn
+from games.rules.protocol import Phase, SettlementProtocol, check_turn, pay_one_winner
 from games.rules.replay import ReplayResult, replay_actions
 
 if TYPE_CHECKING:
@@ -192,8 +192,16 @@ class HighcardEngine:
     def seat_count(self, options: HighcardOptions) -> int:
         return options.players
 
+    deal_stages: tuple[int, ...] = ()
+
     def deal(
-        self, seed: int, *, players: int, options: HighcardOptions, dealer: int | None = None
+        self,
+        seed: int,
+        *,
+        players: int,
+        options: HighcardOptions,
+        dealer: int | None = None,
+        coins: Sequence[int] | None = None,
     ) -> HighcardState:
         if players != options.players:
             raise ValueError(f"these rules seat {options.players} players, not {players}")
@@ -248,6 +256,12 @@ class HighcardEngine:
     def timeout_action(self, state: HighcardState, seat: int) -> Reveal:
         check_turn(seat, state.to_move)
         return Reveal(min(state.hidden(seat)))
+
+    def deal_action(self, step: int) -> Any:
+        raise ValueError("highcard is dealt at once")
+
+    def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:
+        return pay_one_winner(settlement.winner, settlement.payments, coins)
 
     def settle(self, state: HighcardState, *, base: int) -> HighcardSettlement:
         winner = state.winner
