@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.bots import choose_for
-from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError
+from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError, Phase
 
 from .engines import Engine, engine_for
 from .errors import GameActionRefused, TableRefused
@@ -82,12 +82,25 @@ class MovePlan:
 
 
 def turn_deadline_for(
-    *, is_bot: bool, auto_play: bool, turn_seconds: int, now: datetime
+    *,
+    is_bot: bool,
+    auto_play: bool,
+    turn_seconds: int,
+    now: datetime,
+    phase: Phase = Phase.PLAY,
 ) -> datetime:
-    """When the server acts for a seat whose turn starts ``now``: a bot, or a player in 托管,
-    after a bot's pause; a player after the room's time for a turn."""
+    """When the server acts for a seat whose turn starts ``now`` in ``phase``: while the deal is
+    shown, at its next stage, whoever is to move; otherwise for a bot, or a player in 托管,
+    after a bot's pause; for a player after the time to bid, to double, or the room's for a
+    turn of the play."""
+    if phase is Phase.DEAL:
+        return now + timedelta(seconds=settings.DEAL_STAGE_SECONDS)
     if is_bot or auto_play:
         return now + timedelta(seconds=settings.BOT_MOVE_DELAY_SECONDS)
+    if phase is Phase.BID:
+        return now + timedelta(seconds=settings.BID_SECONDS)
+    if phase is Phase.DOUBLE:
+        return now + timedelta(seconds=settings.DOUBLE_SECONDS)
     return now + timedelta(seconds=turn_seconds)
 
 
@@ -103,7 +116,9 @@ def plays_as_bot(
     return player_is_bot()
 
 
-def _deadline(read: GameRead, seats: list[Seat], seat: int, now: datetime) -> datetime:
+def _deadline(
+    read: GameRead, seats: list[Seat], seat: int, now: datetime, phase: Phase
+) -> datetime:
     row = next((row for row in seats if row.position == seat), None)
     player = read.players.get(seat)
     is_bot = plays_as_bot(
@@ -117,6 +132,7 @@ def _deadline(read: GameRead, seats: list[Seat], seat: int, now: datetime) -> da
         auto_play=row is not None and row.auto_play,
         turn_seconds=room.turn_seconds,
         now=now,
+        phase=phase,
     )
 
 
@@ -174,10 +190,10 @@ def seat_move(
         game.finished_at = now
         fields += ["status", "winner", "finished_at"]
         kind = "finished"
-    else:
+    elif source == GameEvent.Source.CLOCK or not _clock_goes_on(state, after):
         assert after.to_move is not None  # a game that goes on has a player to move
         game.turn_started_at = now
-        game.turn_deadline = _deadline(read, seats_after, after.to_move, now)
+        game.turn_deadline = _deadline(read, seats_after, after.to_move, now, after.phase)
     return MovePlan(
         game=game,
         fields=tuple(fields),
@@ -186,6 +202,15 @@ def seat_move(
         after=after,
         kind=kind,
     )
+
+
+def _clock_goes_on(before: Any, after: Any) -> bool:
+    """Whether a seat's action leaves the clock as it runs: one made out of turn (明牌, 加倍)
+    that leaves the same seat to move in the same phase, and any made while the deal is shown,
+    whose stages keep their times (the clock's own actions start the next stage's)."""
+    if after.phase is not before.phase:
+        return False
+    return bool(after.phase is Phase.DEAL or after.to_move == before.to_move)
 
 
 def action_of(engine: Engine, action: Any) -> Any:
@@ -229,6 +254,11 @@ def player_move(
     current = table_version(table=table, game=read.game, events=read.state.log_length)
     if not isinstance(version, str) or version != current:
         raise GameActionRefused("stale", "the table changed since this action was chosen")
+    state, engine = read.state, read.engine
+    if state.phase is Phase.DEAL and isinstance(
+        action_of(engine, action), type(engine.deal_next(state))
+    ):
+        raise GameActionRefused("dealt_by_the_clock", "the table's clock deals the cards")
     changed: tuple[tuple[Seat, tuple[str, ...]], ...] = ()
     if seat.timeouts:
         reset = copy.copy(seat)
@@ -260,6 +290,8 @@ def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
     if seat is None or player is None:
         return None
     state, engine = read.state, read.engine
+    if state.phase is Phase.DEAL:
+        return _deal_goes_on(read, now=now)
     if player.is_bot:
         return seat_move(
             read,
@@ -306,12 +338,26 @@ def bot_move(read: GameRead, *, now: datetime) -> MovePlan | None:
         return None
     if not player.is_bot:
         return None
+    if read.state.phase is Phase.DEAL:
+        return _deal_goes_on(read, now=now)
     return seat_move(
         read,
         seat=seat,
         action=_bot_choice(read.engine, read.state),
         now=now,
         source=GameEvent.Source.BOT,
+    )
+
+
+def _deal_goes_on(read: GameRead, *, now: datetime) -> MovePlan:
+    """The table's clock shows the next stage of the deal, in the name of the seat to move."""
+    seat = read.state.to_move
+    return seat_move(
+        read,
+        seat=seat,
+        action=read.engine.action_to_json(read.engine.deal_next(read.state)),
+        now=now,
+        source=GameEvent.Source.CLOCK,
     )
 
 

@@ -239,9 +239,14 @@ class Game(models.Model):
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     rules = models.JSONField(_("rules options"), default=dict, blank=True)
     base = models.PositiveBigIntegerField(_("base stake"))
-    hands = models.JSONField(_("starting hands"))
+    # Empty for a game whose deal is kept whole in ``deal``.
+    hands = models.JSONField(_("starting hands"), default=list, blank=True)
     # The cards left to draw, for a game that has a stock (干瞪眼's); empty for one that has none.
     stock = models.TextField(_("stock, top first"), blank=True)
+    # The rest of the engine's deal, for a game whose deal is more than a dealer, hands and a
+    # stock (斗地主's: every deal with its bottom cards, and the seats' coins). Secret as the
+    # hands are.
+    deal = models.JSONField(_("deal"), default=dict, blank=True)
     winner = models.PositiveSmallIntegerField(_("winner"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), auto_now_add=True)
@@ -337,6 +342,7 @@ class GameEvent(models.Model):
         BOT = "bot", _("Bot")
         TIMEOUT = "timeout", _("Time ran out")
         AUTO_PLAY = "auto_play", _("Auto-play (托管)")
+        CLOCK = "clock", _("The table's clock")
 
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.JSONField(_("action"))

@@ -176,11 +176,20 @@ GAME_SEED_SOURCE = "games.seeds.secure_seed"
 # Tables: bots take the free seats once a player has waited this long, and pause before moving.
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
 # The games the site plays: the ENGINE of each game's package (games.engines).
-GAME_ENGINES = ["games.rules.gandengyan.ENGINE"]
+GAME_ENGINES = ["games.rules.gandengyan.ENGINE", "games.rules.doudizhu.ENGINE"]
 # How a game looks at the table, when its templates need Python (games.presentation).
-GAME_PRESENTATIONS = {"gandengyan": "games.presentation.gandengyan.PRESENTATION"}
+GAME_PRESENTATIONS = {
+    "gandengyan": "games.presentation.gandengyan.PRESENTATION",
+    "doudizhu": "games.presentation.doudizhu.PRESENTATION",
+}
 
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# A deal shown in stages (斗地主's, for 明牌 while it is dealt) shows the next one this long after
+# the last, by the table's clock (the first this long after the deal).
+DEAL_STAGE_SECONDS = env.float("DEAL_STAGE_SECONDS", default=2.0)
+# A person's time to bid (叫地主/抢地主) and to choose 加倍; the play's is the room's.
+BID_SECONDS = env.int("BID_SECONDS", default=15)
+DOUBLE_SECONDS = env.int("DOUBLE_SECONDS", default=10)
 # After a game, a player who has not pressed 再来一局 within this long leaves the seat, so that
 # one who walked away does not hold up the others.
 READY_SECONDS = env.int("READY_SECONDS", default=30)

@@ -137,6 +137,7 @@ _SEAT_FIELDS = (
     "ready",
     "cards",
     "dealer",
+    "role",
     "to_move",
     "auto_play",
     "leaves_after_game",

@@ -64,6 +64,7 @@ def table_view_shared(
             "view": None,
             "settlement": None,
             "hints": None,
+            "actions": [],
             "deadline": None
             if over or game.turn_deadline is None
             else game.turn_deadline.isoformat(),
@@ -111,7 +112,10 @@ def table_view_shared(
                 "cards": None
                 if state is None or empty
                 else presentation.seat_cards(state, s.position),
-                "dealer": game is not None and game.dealer == s.position,
+                "dealer": presentation.marks_dealer
+                and game is not None
+                and game.dealer == s.position,
+                "role": "" if state is None or empty else presentation.seat_role(state, s.position),
                 "to_move": playing and state is not None and state.to_move == s.position,
                 "auto_play": s.user_id is not None and s.auto_play,
                 "leaves_after_game": playing and s.user_id is not None and s.leaves_after_game,
@@ -197,6 +201,9 @@ def table_view(
             # The frames show the current round, not the whole game's list of actions.
             "view": state.view(seat if own else None, history=False),
         }
+        if own and not game.is_over:
+            assert seat is not None
+            game_data["actions"] = shared.presentation.seat_actions(state, seat)
         if own and not game.is_over and state.to_move == seat:
             assert seat is not None
             game_data["hints"] = shared.presentation.hints(state, seat)

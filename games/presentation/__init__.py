@@ -65,6 +65,13 @@ class Presentation:
         """The game's own entries of the table's view (``state``: None before the first game)."""
         return {}
 
+    #: Whether the seat that deals is marked at the table.
+    marks_dealer = True
+
+    def seat_role(self, state: Any, seat: int) -> str:
+        """The seat's role in the game, shown on its box (斗地主's 地主 and 农民); "": none."""
+        return ""
+
     def shown_hand(self, state: Any, seat: int) -> Any:
         """What the settlement shows of ``seat``'s cards once the game is over (falsy: none)."""
         return None
@@ -75,6 +82,11 @@ class Presentation:
         """What the seat to move may do, offered in this order (JSON)."""
         engine = engine_for(self.key)
         return [engine.action_to_json(action) for action in state.legal_actions(seat)]
+
+    def seat_actions(self, state: Any, seat: int) -> list[Any]:
+        """What ``seat`` may do now besides the hints, on its turn or not (斗地主's 明牌 and
+        加倍), as the engine's actions (JSON)."""
+        return []
 
     def frame_context(
         self, *, view: dict[str, Any], game: dict[str, Any] | None, language: str

@@ -16,7 +16,6 @@ from .disputes import (
 )
 from .games import (
     game_actions,
-    game_deal,
     game_get_for_viewer,
     game_players,
     game_record,
@@ -35,6 +34,7 @@ from .rooms import (
     rooms_for_lobby,
 )
 from .states import (
+    game_deal,
     game_events_wanted,
     game_initial_state,
     game_position_remember,

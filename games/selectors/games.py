@@ -9,7 +9,7 @@ from django.db.models import Count, QuerySet
 
 from ..engines import engine_for
 from ..models import Game, GameEvent, GamePlayer
-from .states import game_events, game_state
+from .states import game_deal, game_events, game_state
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -20,11 +20,6 @@ def game_seed(*, game: Game) -> int | None:
     if not game.is_over or not game.seed:
         return None
     return int(game.seed, 16)
-
-
-def game_deal(*, game: Game) -> dict[str, Any]:
-    """The game's deal as its row keeps it, in the shape ``deal_to_json`` wrote it."""
-    return {"dealer": game.dealer, "hands": game.hands, "stock": game.stock}
 
 
 def game_record(*, game: Game) -> dict[str, Any]:

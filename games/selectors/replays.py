@@ -19,8 +19,8 @@ from games.rules import IllegalMoveError, NotationError, RecordError
 from ..engines import Engine, engine_for
 from ..models import Game
 from ..presentation import presentation_for
-from .games import game_deal, game_record
-from .states import game_events
+from .games import game_record
+from .states import game_deal, game_events
 
 
 @dataclasses.dataclass(frozen=True)

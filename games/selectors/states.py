@@ -19,11 +19,15 @@ def game_events(game: Game) -> list[tuple[int, dict[str, Any]]]:
     return list(game.events.order_by("number").values_list("seat", "action"))
 
 
+def game_deal(*, game: Game) -> dict[str, Any]:
+    """The game's deal as its row keeps it, in the shape ``deal_to_json`` wrote it."""
+    return {"dealer": game.dealer, "hands": game.hands, "stock": game.stock, **game.deal}
+
+
 def game_initial_state(*, game: Game) -> Any:
     """The position at the deal, as the game's row keeps it."""
     engine = engine_for(game.game)
-    deal = {"dealer": game.dealer, "hands": game.hands, "stock": game.stock}
-    return engine.deal_from_json(deal, engine.options_from_json(game.rules))
+    return engine.deal_from_json(game_deal(game=game), engine.options_from_json(game.rules))
 
 
 def game_state(*, game: Game) -> Any:

@@ -16,7 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.rules import Phase
+
 from ..models import Game, Room, Seat, Table
+from ..selectors import game_state
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -27,11 +30,16 @@ from .notices import broadcast_on_commit
 
 
 def turn_deadline(
-    *, game: Game, seat: int | None, now: datetime, seats: list[Seat] | None = None
+    *,
+    game: Game,
+    seat: int | None,
+    now: datetime,
+    seats: list[Seat] | None = None,
+    phase: Phase = Phase.PLAY,
 ) -> datetime | None:
-    """When the server acts if ``seat`` has not moved in ``game`` (None when no one is to move),
-    by ``decisions.turn_deadline_for``. ``seats``: the table's seats with the table and its
-    room, when the caller has them; otherwise the seat is read."""
+    """When the server acts if ``seat`` has not moved in ``game`` in ``phase`` (None when no
+    one is to move), by ``decisions.turn_deadline_for``. ``seats``: the table's seats with the
+    table and its room, when the caller has them; otherwise the seat is read."""
     if seat is None:
         return None
     known = next((row for row in seats or () if row.position == seat), None)
@@ -59,7 +67,11 @@ def turn_deadline(
         else Room.objects.filter(tables=game.table_id).values_list("turn_seconds", flat=True)[0]
     )
     return turn_deadline_for(
-        is_bot=is_bot, auto_play=row is not None and row["auto_play"], turn_seconds=seconds, now=now
+        is_bot=is_bot,
+        auto_play=row is not None and row["auto_play"],
+        turn_seconds=seconds,
+        now=now,
+        phase=phase,
     )
 
 
@@ -93,10 +105,13 @@ def table_set_auto_play(*, user: User, table: Table, on: bool) -> None:
         # the table (games.positions) is not taken for the table as it is now.
         game.position_id = uuid.uuid4()
         fields = ["position_id"]
-        if game.to_move == row.position:
+        phase = game_state(game=game).phase if game.to_move == row.position else None
+        if phase is not None and phase is not Phase.DEAL:  # the deal's stages keep their times
             now = timezone.now()
             start = game.turn_started_at or now
-            deadline = turn_deadline(game=game, seat=row.position, now=now if on else start)
+            deadline = turn_deadline(
+                game=game, seat=row.position, now=now if on else start, phase=phase
+            )
             if on and game.turn_deadline is not None and deadline is not None:
                 deadline = min(deadline, game.turn_deadline)
             game.turn_deadline = deadline

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
+from accounts.services import house_wallet
 from games.rules import RulesError
 
 from ..engines import engine_for
@@ -96,12 +97,12 @@ def game_deal(
     humans = [user for user in players if user is not None]
     if len({user.pk for user in humans}) != len(humans):
         raise GameStartRefused("player_twice", _("A player cannot take two seats."))
-    with_wallet = set(
+    balances = dict(
         Wallet.objects.filter(user__in=[user.pk for user in humans]).values_list(
-            "user_id", flat=True
+            "user_id", "balance"
         )
     )
-    if any(user.pk not in with_wallet for user in humans):
+    if any(user.pk not in balances for user in humans):
         raise GameStartRefused("no_wallet", _("Every player needs a wallet."))
 
     if seed is None:
@@ -121,9 +122,13 @@ def game_deal(
             dealer = last_won.winner
     elif type(dealer) is not int or not 0 <= dealer < seat_total:
         raise GameStartRefused("bad_dealer", f"dealer must be a seat from 0 to {seat_total - 1}")
+    # What each seat has to play with, for rules that read it: the bots play for the house.
+    house = house_wallet().balance if len(humans) < len(players) else 0
+    coins = [house if user is None else balances[user.pk] for user in players]
     dealt = engine.deal_to_json(
-        engine.deal(seed, players=seat_total, options=options, dealer=dealer)
+        engine.deal(seed, players=seat_total, options=options, dealer=dealer, coins=coins)
     )
+    kept_apart = ("dealer", "hands", "stock")
 
     game = Game(
         table=locked,
@@ -132,18 +137,23 @@ def game_deal(
         seed=f"{seed:064x}",
         seed_commitment=seed_commitment(seed),
         game=engine.key,
-        dealer=dealt["dealer"],
+        dealer=dealt.get("dealer", 0),
         rules=engine.options_to_json(options),
         base=locked.room.base,
-        hands=dealt["hands"],
+        hands=dealt.get("hands", []),
         stock=dealt.get("stock", ""),
+        deal={key: value for key, value in dealt.items() if key not in kept_apart},
     )
     deal = game_initial_state(game=game)
+    if "dealer" not in dealt:  # the seat that starts, for a game with no dealer of its own
+        game.dealer = deal.to_move
     now = timezone.now()
     game.to_move = deal.to_move
     game.turn_started_at = now
     if seats is not None:
-        game.turn_deadline = turn_deadline(game=game, seat=deal.to_move, now=now, seats=seats)
+        game.turn_deadline = turn_deadline(
+            game=game, seat=deal.to_move, now=now, seats=seats, phase=deal.phase
+        )
     # The table is locked and the database guards the unique game number, so the checks of
     # the row skip the queries of its key and constraints.
     game.full_clean(exclude=["table"], validate_unique=False, validate_constraints=False)
@@ -154,7 +164,7 @@ def game_deal(
         for position, user in enumerate(players)
     )
     if seats is None:  # the first turn's clock looks the seat up (now that the players are in)
-        game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now)
+        game.turn_deadline = turn_deadline(game=game, seat=game.to_move, now=now, phase=deal.phase)
         game.save(update_fields=["turn_deadline"])
     # The table and its seats change after this (the caller marks its players not ready): the
     # game's first move reads them.

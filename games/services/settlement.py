@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -53,9 +53,11 @@ def game_settle(*, game: Game) -> None:
     state = game_state(game=locked)
     engine = engine_for(locked.game)
     settlement = engine.settle(state, base=locked.base)
-    # Shedding games say how many cards each seat kept and who never played (春天); others not.
-    cards_left = getattr(settlement, "cards_left", (0,) * len(settlement.payments))
-    spring = getattr(settlement, "spring", (False,) * len(settlement.payments))
+    # Shedding games say how many cards each seat kept and who never played (春天), by seat;
+    # others not (斗地主's spring is the game's, in its result).
+    seats = len(settlement.payments)
+    cards_left = _by_seat(getattr(settlement, "cards_left", None), seats, 0)
+    spring = _by_seat(getattr(settlement, "spring", None), seats, False)
     players = list(locked.players.select_for_update().order_by("seat"))
     house_id = None
     if any(player.user_id is None for player in players):
@@ -109,3 +111,10 @@ def game_settle(*, game: Game) -> None:
     locked.settled_at = timezone.now()
     locked.save(update_fields=["result", "settled_at"])
     game.result, game.settled_at = locked.result, locked.settled_at
+
+
+def _by_seat(value: object, seats: int, default: Any) -> tuple[Any, ...]:
+    """``value`` when it is a value for each of ``seats`` seats, else ``default`` for each."""
+    if isinstance(value, tuple | list) and len(value) == seats:
+        return tuple(value)
+    return (default,) * seats
