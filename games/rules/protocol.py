@@ -233,16 +233,10 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         seat."""
         ...
 
-    @property
-    def deal_stages(self) -> tuple[int, ...]:
-        """The steps of the deal the table shows one after another, by its own clock, while the
-        game is in ``Phase.DEAL`` (each ``deal_action`` of them in turn); () for a game dealt
-        at once."""
-        ...
-
-    def deal_action(self, step: int) -> ActionT:
-        """The action that shows the deal up to ``step``, made in the name of the seat to move
-        (``ValueError`` for a game dealt at once)."""
+    def deal_next(self, state: StateT) -> ActionT:
+        """While ``state`` is in ``Phase.DEAL``: the action that shows the next stage of the
+        deal, which the table's clock makes in the name of the seat to move, one stage after
+        another (``ValueError`` in any other phase, and for a game dealt at once)."""
         ...
 
     def deal_to_json(self, state: StateT) -> dict[str, Any]:

@@ -27,7 +27,10 @@ from .settlement import Settlement, pay_coins, settle
 if TYPE_CHECKING:
     from ..protocol import GameEngine, GameStateProtocol, Policy, SettlementProtocol
 
-__all__ = ["ENGINE", "DoudizhuEngine"]
+__all__ = ["DEAL_STAGES", "ENGINE", "DoudizhuEngine"]
+
+#: The steps of the deal the table shows, one after another by its clock.
+DEAL_STAGES = (8, DEAL_STEPS)
 
 
 class DoudizhuEngine:
@@ -47,10 +50,6 @@ class DoudizhuEngine:
     def seat_count(self, options: DoudizhuRules) -> int:
         return 3
 
-    #: The table shows the deal in two stages: the first 8 cards (明牌 ×4 until the next),
-    #: then all 17 (×3); before the first, 明牌 is ×5 (§3).
-    deal_stages: tuple[int, ...] = (8, DEAL_STEPS)
-
     def deal(
         self,
         seed: int,
@@ -67,8 +66,12 @@ class DoudizhuEngine:
             raise ValueError(f"斗地主 seats 3 players, not {players}")
         return GameState.deal(seed, first_bidder=dealer, rules=options, coins=coins)
 
-    def deal_action(self, step: int) -> Action:
-        return DealOn(step)
+    def deal_next(self, state: GameState) -> Action:
+        """The table shows the deal in two stages: the first 8 cards (明牌 ×4 until the next
+        stage), then all 17 (×3); before the first, 明牌 is ×5 (§3)."""
+        if state.phase is not Phase.DEAL:
+            raise ValueError("the cards are dealt already")
+        return DealOn(next(step for step in DEAL_STAGES if step > state.dealt))
 
     def deal_to_json(self, state: GameState) -> dict[str, Any]:
         """``{"deals": [the first deal], "coins"?}``: the starting position, the redeals drawn

@@ -46,9 +46,6 @@ class GandengyanEngine:
     def seat_count(self, options: GandengyanRules) -> int:
         return options.players
 
-    #: Dealt at once.
-    deal_stages: tuple[int, ...] = ()
-
     def deal(
         self,
         seed: int,
@@ -92,7 +89,7 @@ class GandengyanEngine:
             return PASS
         return state.legal_moves()[0]
 
-    def deal_action(self, step: int) -> Move:
+    def deal_next(self, state: GameState) -> Move:
         raise ValueError("干瞪眼 is dealt at once")
 
     def settle(self, state: GameState, *, base: int) -> Settlement:

@@ -192,8 +192,6 @@ class HighcardEngine:
     def seat_count(self, options: HighcardOptions) -> int:
         return options.players
 
-    deal_stages: tuple[int, ...] = ()
-
     def deal(
         self,
         seed: int,
@@ -257,7 +255,7 @@ class HighcardEngine:
         check_turn(seat, state.to_move)
         return Reveal(min(state.hidden(seat)))
 
-    def deal_action(self, step: int) -> Any:
+    def deal_next(self, state: HighcardState) -> Reveal:
         raise ValueError("highcard is dealt at once")
 
     def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:

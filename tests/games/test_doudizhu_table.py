@@ -1,0 +1,191 @@
+"""斗地主 at a table, through the services, the clock and the frames: the deal shown in stages by
+the table's clock, 明牌 while it is dealt, the bidding and 加倍 with their clocks, the play to the
+end, and the settlement into the ledger; every frame shows a seat only what it may see."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db.models import Sum
+from django.utils import timezone
+
+from accounts.models import LedgerEntry
+from games import services
+from games.engines import engine_for
+from games.errors import GameActionRefused
+from games.frames import render_frame_and_version
+from games.models import Game, GameEvent, Room, Table
+from games.rules import Phase, parse_cards
+from games.rules.doudizhu import ENGINE, GameState
+from games.selectors import game_state
+from tests.games.helpers import balance, make_player, make_room
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r'data-card="([^"]+)"')
+BASE = 50
+
+
+def ddz_room(*, threshold: int | None = None) -> Room:
+    room = make_room(
+        code="ddz", base=BASE, rules={} if threshold is None else {"double_threshold": threshold}
+    )
+    room.game = ENGINE.key
+    room.full_clean()
+    room.save(update_fields=["game"])
+    return room
+
+
+def fresh(game: Game) -> tuple[Game, GameState]:
+    game.refresh_from_db()
+    state = game_state(game=game)
+    assert isinstance(state, GameState)
+    return game, state
+
+
+def version_of(table: Table, seat: int) -> str:
+    table = Table.objects.select_related("room").get(pk=table.pk)
+    return render_frame_and_version(table=table, seat=seat)[1]
+
+
+def act(user: Any, table: Table, seat: int, move: dict[str, Any]) -> GameEvent:
+    return services.table_game_act(
+        user=user, table=table, action=move, version=version_of(table, seat)
+    )
+
+
+def check_frames(table: Table, state: GameState) -> None:
+    """Each seat's frame holds its own cards and what is public: no card of another seat's
+    hidden hand, and no bottom card before the landlord takes them."""
+    table = Table.objects.select_related("room").get(pk=table.pk)
+    # The bottom cards are public once the landlord has them (in the landlord's hand).
+    bottom = {str(card) for card in state.bottom}
+    hidden_bottom = set() if state.landlord is not None else bottom
+    for seat in (0, 1, 2, None):
+        frame, _version = render_frame_and_version(table=table, seat=seat)
+        shown = set(CARD.findall(frame))
+        for other in range(3):
+            if other == seat or state.shown[other]:
+                continue
+            hidden = {str(card) for card in state.hand(other)} - (bottom - hidden_bottom)
+            assert not shown & hidden, f"seat {seat} sees cards of seat {other}"
+        assert not shown & hidden_bottom
+
+
+def run_clock(game: Game, *, later: float) -> GameEvent | None:
+    """The runner's step for ``game`` at ``later`` seconds past its deadline."""
+    game.refresh_from_db()
+    assert game.turn_deadline is not None
+    return services.game_turn_due(game=game, now=game.turn_deadline + timedelta(seconds=later))
+
+
+def test_the_deal_is_shown_in_stages_by_the_clock_and_a_hand_shown_meanwhile_counts_four() -> None:
+    room = ddz_room()
+    users = [make_player(name) for name in ("a", "b", "c")]
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user, ready=True)
+    game = services.game_start(table=table, players=users, seed=7)
+    game, state = fresh(game)
+    assert state.phase is Phase.DEAL and state.dealt == 0
+    # The deal's first stage comes a stage's time after the deal, whoever bids first.
+    assert game.turn_deadline is not None and game.turn_started_at is not None
+    stage = timedelta(seconds=settings.DEAL_STAGE_SECONDS)
+    assert game.turn_deadline - game.turn_started_at == stage
+    assert (
+        services.game_turn_due(game=game, now=game.turn_deadline - timedelta(seconds=0.1)) is None
+    )
+    check_frames(table, state)
+
+    event = run_clock(game, later=0.01)
+    assert event is not None and event.source == GameEvent.Source.CLOCK
+    assert event.action == {"deal": 8}
+    game, state = fresh(game)
+    assert state.dealt == 8 and game.turn_deadline - game.turn_started_at == stage
+    deadline = game.turn_deadline
+    check_frames(table, state)
+
+    # A player shows their hand while the first eight cards are out: ×4, and the clock of the
+    # deal runs on as it was.
+    shower = (state.to_move + 1) % 3
+    act(users[shower], table, shower, {"show": True})
+    game, state = fresh(game)
+    assert state.shown[shower] and state.multiplier == 4
+    assert game.turn_deadline == deadline
+    check_frames(table, state)
+
+    run_clock(game, later=0.01)
+    game, state = fresh(game)
+    assert state.phase is Phase.BID and state.dealt == 17
+    # The first seat that showed its hand bids first, on a person's clock for a bid.
+    assert state.to_move == shower
+    assert game.turn_deadline - game.turn_started_at == timedelta(seconds=settings.BID_SECONDS)
+    check_frames(table, state)
+
+
+def test_a_player_may_not_deal_the_cards_and_a_refusal_changes_nothing() -> None:
+    room = ddz_room()
+    users = [make_player(name) for name in ("a", "b", "c")]
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user, ready=True)
+    game = services.game_start(table=table, players=users, seed=3)
+    game, state = fresh(game)
+    seat = state.to_move
+    before = list(GameEvent.objects.filter(game=game).values_list("number", flat=True))
+    with pytest.raises(GameActionRefused) as refused:
+        act(users[seat], table, seat, {"deal": 17})
+    assert refused.value.code == "dealt_by_the_clock"
+    with pytest.raises(GameActionRefused) as refused:
+        act(users[seat], table, seat, {"bid": "call"})
+    assert refused.value.code != "dealt_by_the_clock"
+    assert list(GameEvent.objects.filter(game=game).values_list("number", flat=True)) == before
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_person_and_two_bots_play_a_whole_game_and_the_ledger_settles_it_once(seed: int) -> None:
+    """The person at seat 0 calls when asked, doubles when allowed, and plays the Hint button's
+    first play; the runner's clock deals and moves the bots."""
+    room = ddz_room(threshold=1_000)
+    person = make_player("p", 50_000)
+    table = Table.objects.create(room=room)
+    table.seats.create(position=0, user=person, ready=True)
+    table.seats.create(position=1, is_bot=True, ready=True)
+    table.seats.create(position=2, is_bot=True, ready=True)
+    game = services.game_start(table=table, players=[person, None, None], seed=seed)
+    start = balance(person)
+    presentation_hints = engine_for("doudizhu")
+    assert presentation_hints is ENGINE
+    for _turn in range(400):
+        game, state = fresh(game)
+        if game.status != Game.Status.PLAYING:
+            break
+        check_frames(table, state)
+        actions = state.legal_actions(0)
+        doubling = state.phase is Phase.DOUBLE and state.doubles[0] is None
+        if state.to_move == 0 and state.phase is Phase.BID:
+            act(person, table, 0, actions[0].to_json())
+        elif doubling:
+            choice = {"double": True} if state.may_double(0) else {"double": False}
+            act(person, table, 0, choice)
+        elif state.to_move == 0 and state.phase is Phase.PLAY:
+            act(person, table, 0, actions[-1].to_json() if state.table else actions[0].to_json())
+        else:
+            assert run_clock(game, later=0.01) is not None
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.settled_at is not None
+    # Settled once: the ledger's rows of the game sum to zero, and the person's wallet moved by
+    # exactly what the settlement says.
+    rows = LedgerEntry.objects.filter(game=game)
+    assert rows.aggregate(total=Sum("amount"))["total"] == 0
+    assert balance(person) - start == game.result["coins"][0]
+    assert sum(game.result["coins"]) == 0
+    services.game_settle(game=game)
+    assert LedgerEntry.objects.filter(game=game).count() == rows.count()
+    # The record replays to the same end.
+    state = game_state(game=game)
+    assert state.is_terminal and parse_cards(" ".join(map(str, state.bottom)))
