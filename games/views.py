@@ -21,7 +21,9 @@ from markdown.extensions.toc import slugify_unicode
 from accounts.selectors import wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
+from .engines import engines
 from .models import Room
+from .presentation import presentation_for
 from .selectors import rooms_for_lobby, table_of_user, tables_to_watch
 
 if TYPE_CHECKING:
@@ -153,14 +155,37 @@ def player_balance(request: HttpRequest) -> int | None:
     return wallet.balance if wallet is not None else 0
 
 
+@dataclass(frozen=True)
+class GameRooms:
+    """A game's section of the lobby: its key, its name and its rooms."""
+
+    key: str
+    title: str
+    rooms: list[RoomCard]
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
     balance = player_balance(request)
     cards = [room_card(room, balance=balance) for room in rooms_for_lobby()]
+    # The games in the order the site lists them, each with its rooms.
+    sections = [
+        GameRooms(
+            key=key,
+            title=presentation_for(key).title,
+            rooms=[card for card in cards if card.room.game == key],
+        )
+        for key in engines()
+    ]
     seated = table_of_user(user=request.user)
     return render(
         request,
         "games/home.html",
-        {"rooms": cards, "balance": balance, "my_table": seated[0] if seated else None},
+        {
+            "games": [section for section in sections if section.rooms],
+            "rooms": cards,
+            "balance": balance,
+            "my_table": seated[0] if seated else None,
+        },
     )
 
 

@@ -4,25 +4,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_game_stock_optional'),
+        ("games", "0013_game_stock_optional"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='deal',
-            field=models.JSONField(blank=True, default=dict, verbose_name='deal'),
+            model_name="game",
+            name="deal",
+            field=models.JSONField(blank=True, default=dict, verbose_name="deal"),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='hands',
-            field=models.JSONField(blank=True, default=list, verbose_name='starting hands'),
+            model_name="game",
+            name="hands",
+            field=models.JSONField(blank=True, default=list, verbose_name="starting hands"),
         ),
         migrations.AlterField(
-            model_name='gameevent',
-            name='source',
-            field=models.CharField(choices=[('player', 'Player'), ('bot', 'Bot'), ('timeout', 'Time ran out'), ('auto_play', 'Auto-play (托管)'), ('clock', "The table's clock")], default='player', max_length=16, verbose_name='made by'),
+            model_name="gameevent",
+            name="source",
+            field=models.CharField(
+                choices=[
+                    ("player", "Player"),
+                    ("bot", "Bot"),
+                    ("timeout", "Time ran out"),
+                    ("auto_play", "Auto-play (托管)"),
+                    ("clock", "The table's clock"),
+                ],
+                default="player",
+                max_length=16,
+                verbose_name="made by",
+            ),
         ),
     ]

@@ -44,6 +44,11 @@ class Presentation:
         self.key = key
 
     @property
+    def title(self) -> str:
+        """The game's name for people, in the active language."""
+        return str(engine_for(self.key).title)
+
+    @property
     def frame_template(self) -> str:
         return f"games/{self.key}/table_frame.html"
 

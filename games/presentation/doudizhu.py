@@ -82,6 +82,10 @@ def _round_actions(state: GameState) -> list[tuple[int, Play | Pass]]:
 
 
 class DoudizhuPresentation(Presentation):
+    @property
+    def title(self) -> str:
+        return _("Dou Dizhu")
+
     # The seat that bids first is not a dealer; the landlord and the farmers are marked.
     marks_dealer = False
 

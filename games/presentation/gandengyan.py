@@ -102,6 +102,10 @@ COMBO_KIND_LABELS = {
 
 
 class GandengyanPresentation(Presentation):
+    @property
+    def title(self) -> str:
+        return _("Gan Deng Yan")
+
     def seat_cards(self, state: GameState, seat: int) -> int | None:
         return state.hand_count(seat)
 
