@@ -58,10 +58,15 @@ class PlayerJourneys(browser.BrowserTestCase):
         page = self.page
         self.log_in(page, "laowang")
 
-        rooms = page.locator(".room-card")
+        rooms = page.locator("#game-gandengyan .room-card")
         expect(rooms).to_have_count(6)
-        expect(rooms.locator("h3")).to_have_text(
+        expect(rooms.locator("h4")).to_have_text(
             ["新手场", "初级场", "中级场", "高级场", "大师场", "至尊场"]
+        )
+        expect(page.locator("#game-gandengyan h3.lobby-game-title")).to_have_text("干瞪眼")
+        expect(page.locator("#game-doudizhu h3.lobby-game-title")).to_have_text("斗地主")
+        expect(page.locator("#game-doudizhu .room-card h4")).to_have_text(
+            ["新手场", "初级场", "中级场", "高级场", "大师场"]
         )
         novice = page.locator("#room-novice")
         expect(novice.locator(".room-base")).to_have_text("400")
@@ -99,7 +104,7 @@ class PlayerJourneys(browser.BrowserTestCase):
         phone = self.new_context(viewport={"width": 390, "height": 844}).new_page()
         phone.context.add_cookies(self.context.cookies())
         phone.goto(self.url("/"))
-        expect(phone.locator(".room-card")).to_have_count(6)
+        expect(phone.locator(".room-card")).to_have_count(11)
         self.shot("lobby-phone", phone)
 
     def test_a_dispute_goes_from_the_game_page_to_the_admin_and_back_to_the_profile(
