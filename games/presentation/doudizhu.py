@@ -173,7 +173,7 @@ class DoudizhuPresentation(Presentation):
             "show": show,
             "doubles": doubles,
             "multiplier": settlement.get("multiplier") if settlement else view["multiplier"],
-            "multipliers": settlement.get("multipliers") if settlement else view["multipliers"],
+            "multipliers": view["multipliers"],
         }
 
     def action_html(self, parts: Any, action: dict[str, Any] | None, language: str) -> SafeString:
