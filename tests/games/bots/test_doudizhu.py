@@ -93,8 +93,8 @@ def test_the_bot_is_shown_only_its_seats_view() -> None:
         for view in spy.views:
             assert view["seat"] == seat and "hands" not in view
             json.dumps(view)  # plain data: nothing that could carry the state along
-            shown = {int(s) for s in view["shown"]}
-            assert shown <= {seat} or shown  # other hands appear only when shown (明牌)
+            # Another seat's cards appear only when that seat declared 明牌.
+            assert {int(s) for s in view["shown"]} <= {show["seat"] for show in view["shows"]}
 
 
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:
