@@ -13,7 +13,9 @@ Positions are dealt from seeds: a 20-card landlord hand leading, 17-card hands l
 hands answering a play drawn from another hand's leads, and the positions of random games of the
 play phase in the order they come ("in play": every turn of every seat, leading or answering).
 The work timed is the same on both sides: every legal play of a hand from its cards (and,
-following, from the play on the table: DouZero reads its type, ours classifies it). DouZero's
+following, from the play on the table: DouZero reads its type, ours classifies it). Ours is
+``legal_plays``, the call ``GameState.legal_moves()`` makes: it finds and lists every play as a
+code and makes a play's ``Play`` object only when it is read (see ``movegen``). DouZero's
 ``GameEnv.get_legal_card_play_actions`` is called on a bare environment holding the hand and the
 play to answer. The rules differ a little (DouZero lets the rocket be kickers and wings hold a
 bomb; this engine follows the project's rules), so the numbers of plays differ a little too; both
@@ -35,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.rules.cards import CARDS, Card, mask_of  # noqa: E402
 from games.rules.doudizhu.combos import classify_mask  # noqa: E402
-from games.rules.doudizhu.movegen import follow_plays, lead_plays, rank_counts  # noqa: E402
+from games.rules.doudizhu.movegen import lead_plays, legal_plays, rank_counts  # noqa: E402
 from games.rules.doudizhu.simulate import play_phase_start  # noqa: E402
 
 # DouZero's card values: 3..14 for 3..A, 17 for the 2, 20 and 30 for the jokers.
@@ -85,10 +87,10 @@ def game_positions(count: int, seed: int) -> list[Position]:
 def ours(position: Position) -> int:
     hand, table = position
     if not table:
-        return len(lead_plays(hand))
+        return len(legal_plays(hand, None))
     combo = classify_mask(table)
     assert combo is not None
-    return len(follow_plays(hand, combo)) + 1  # and the pass
+    return len(legal_plays(hand, combo))  # the pass first
 
 
 def douzero_runner() -> Callable[[tuple[list[int], list[int]]], int]:

@@ -9,6 +9,11 @@ the bots of 干瞪眼, whose ``ENGINE.bot_policy()`` is the sensible one:
 * ``SensiblePolicy``: sheds its awkward cards first, keeps its 2s and bombs for when they matter
   (see ``games.bots.sensible`` for the whole description).
 
+斗地主 has its own (``games.bots.doudizhu``, ``games.bots.doudizhu_simple``), and its
+``ENGINE.bot_policy()`` is ``DoudizhuPolicy``; ``make_policy(name, game="doudizhu")`` builds them
+by the same names, and ``games.bots.doudizhu_arena`` measures the bot as the landlord and as the
+farmers (``python -m games.bots arena --game doudizhu``).
+
 ``make_policy(name, seed=...)`` builds one by name; ``play_game`` plays a game out between bots,
 ``duel`` measures one bot against two copies of another policy (win rate and coins with 95 %
 confidence intervals; ``python -m games.bots arena``) and ``win_rates`` compares three of them
@@ -17,15 +22,24 @@ at one table. ``docs/bots.md`` explains the sensible policy and gives its figure
 
 from __future__ import annotations
 
+from typing import Literal, overload
+
+from games.rules.doudizhu.moves import Action as DoudizhuAction
 from games.rules.gandengyan.moves import Move
 
 from .arena import duel, play_game, win_rates
+from .doudizhu import DoudizhuPolicy
+from .doudizhu_simple import DoudizhuGreedyPolicy, DoudizhuRandomPolicy
 from .policy import Policy, choose_for
 from .sensible import SensiblePolicy
 from .simple import GreedyPolicy, RandomPolicy
 
 __all__ = [
+    "GAMES",
     "POLICY_NAMES",
+    "DoudizhuGreedyPolicy",
+    "DoudizhuPolicy",
+    "DoudizhuRandomPolicy",
     "GreedyPolicy",
     "Policy",
     "RandomPolicy",
@@ -38,14 +52,39 @@ __all__ = [
 ]
 
 POLICY_NAMES = ("random", "greedy", "sensible")
+GAMES = ("gandengyan", "doudizhu")
 
 
-def make_policy(name: str, *, seed: int = 0) -> Policy[Move]:
-    """A policy by its name; ``seed`` is used by the random one only."""
-    if name == "random":
+@overload
+def make_policy(
+    name: str, *, seed: int = 0, game: Literal["gandengyan"] = "gandengyan"
+) -> Policy[Move]: ...
+
+
+@overload
+def make_policy(
+    name: str, *, seed: int = 0, game: Literal["doudizhu"]
+) -> Policy[DoudizhuAction]: ...
+
+
+def make_policy(
+    name: str, *, seed: int = 0, game: str = "gandengyan"
+) -> Policy[Move] | Policy[DoudizhuAction]:
+    """A policy of ``game`` (干瞪眼 unless told) by its name; ``seed`` is used by the random
+    one only. The sensible 斗地主 policy is ``DoudizhuPolicy``, its engine's bot."""
+    if game == "doudizhu":
+        if name == "random":
+            return DoudizhuRandomPolicy(seed)
+        if name == "greedy":
+            return DoudizhuGreedyPolicy()
+        if name == "sensible":
+            return DoudizhuPolicy()
+    elif game != "gandengyan":
+        raise ValueError(f"no bots play {game!r} (choose from {', '.join(GAMES)})")
+    elif name == "random":
         return RandomPolicy(seed)
-    if name == "greedy":
+    elif name == "greedy":
         return GreedyPolicy()
-    if name == "sensible":
+    elif name == "sensible":
         return SensiblePolicy()
     raise ValueError(f"no bot is called {name!r} (choose from {', '.join(POLICY_NAMES)})")

@@ -7,6 +7,11 @@
     strength, and the bot's time per move (see ``games.bots.arena``). Everything but the timing
     lines is the same on every run with the same arguments; ``--no-timing`` leaves them out.
 
+``python -m games.bots arena --game doudizhu [--games 1500] [--seed 1] [--against random greedy]``
+    the 斗地主 bot: as the landlord, as the farmers and, for comparison, the other policy in
+    every seat, over ``--games / 3`` deals with the roles fixed; then whole games with bidding,
+    the bot in each seat in turn (see ``games.bots.doudizhu_arena``).
+
 ``python -m games.bots speed [--games 200] [--seed 1]``
     times ``SensiblePolicy.choose`` alone: over every move of whole games against greedy bots,
     then on leads with 10- and 20-card hands (its work grows with the hand) and on the hardest
@@ -26,8 +31,9 @@ from games.rules.cards import CARDS, parse_cards
 from games.rules.gandengyan import GameState
 from games.rules.gandengyan.simulate import lead_positions
 
-from . import POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
+from . import GAMES, POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
 from .arena import duel, format_report
+from .doudizhu_arena import format_role_report, full_duel, role_duel
 from .sensible import clear_caches
 
 #: The slowest lead found by searching 20-card hands (a joker among long runs of pairs and
@@ -58,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     arena.add_argument("--base", type=int, default=1, help="the stake per unit (default 1)")
     arena.add_argument("--no-timing", action="store_true", help="leave out the timing lines")
+    arena.add_argument(
+        "--game", choices=GAMES, default="gandengyan", help="the game (default gandengyan)"
+    )
     speed = commands.add_parser("speed", help="how long the sensible bot takes to choose")
     speed.add_argument("--games", type=int, default=200)
     speed.add_argument("--seed", type=int, default=1)
@@ -65,7 +74,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "arena":
         if args.games <= 0 or args.games % 3:
             parser.error("--games must be a positive multiple of 3: each deal is played 3 times")
-        _arena(args.bot, args.against, args.games, args.seed, args.base, not args.no_timing)
+        if args.game == "doudizhu":
+            _doudizhu_arena(args.bot, args.against, args.games // 3, args.seed)
+        else:
+            _arena(args.bot, args.against, args.games, args.seed, args.base, not args.no_timing)
     else:
         _speed(args.games, args.seed)
 
@@ -82,6 +94,15 @@ def _arena(
         if timing:
             print(f"played in {time.perf_counter() - started:.0f} s")
         sys.stdout.flush()
+
+
+def _doudizhu_arena(bot: str, against: Sequence[str], deals: int, seed: int) -> None:
+    for number, opponent in enumerate(against):
+        for duel_of in (role_duel, full_duel):
+            if number or duel_of is full_duel:
+                print()
+            print(format_role_report(duel_of(bot, opponent, deals=deals, seed=seed)))
+            sys.stdout.flush()
 
 
 def _speed(games: int, seed: int) -> None:

@@ -13,13 +13,15 @@ public history) and its legal actions; it is deterministic. How it thinks:
   alone counts half, since it wins a round back). A play is judged by the hand it leaves.
 * **It goes out at once** when its whole hand is one play.
 * **Leading**, it sheds what leaves the best hand, the more cards the better at equal cost, so
-  chains and airplanes go early; it keeps bombs and the rocket, and as a farmer facing a landlord
+  chains and airplanes go early; it keeps bombs and the rocket (and does not break a bomb into a
+  four with two, which throws the bomb away to shed two cards), and as a farmer facing a landlord
   with one card left (or the landlord facing such a farmer) it leads no single it can avoid.
 * **Following a partner** (a farmer after the other farmer's play), it passes unless the play
   empties its hand: it never beats its partner for nothing.
 * **Following an opponent**, it answers with the play that spoils its hand least; it passes
-  rather than break its hand badly, and spends a bomb or the rocket only when the opponent is
-  about to go out (four cards or fewer) or when it then goes out itself, or nearly.
+  rather than break its hand badly, and spends a bomb, the rocket (or a bomb's four as a four
+  with two) only when the opponent is about to go out (four cards or fewer) or when it then goes
+  out itself, or nearly.
 """
 
 from __future__ import annotations
@@ -186,7 +188,7 @@ class DoudizhuPolicy:
             left = hand_cost(after)
             score = left + 1 - before  # 0: the play sheds one play's worth and spoils nothing
             assert play.combo is not None
-            if play.combo.is_bomb:
+            if play.combo.is_bomb or play.combo.kind in _FOUR_WITH_TWO:
                 if danger > 4 and left > 1:
                     continue
                 score += 0.5
@@ -204,7 +206,7 @@ class DoudizhuPolicy:
         combo = play.combo
         assert combo is not None
         score = hand_cost(_after(counts, play)) - 0.01 * play.size + 0.001 * combo.rank
-        if combo.is_bomb:
+        if combo.is_bomb or combo.kind in _FOUR_WITH_TWO:
             score += 1.5
         elif combo.rank >= TWO and sum(counts) > 6:
             score += 0.4
@@ -216,6 +218,9 @@ class DoudizhuPolicy:
 
     def __repr__(self) -> str:
         return "DoudizhuPolicy()"
+
+
+_FOUR_WITH_TWO = (ComboKind.FOUR_TWO_SINGLES, ComboKind.FOUR_TWO_PAIRS)
 
 
 def _after(counts: Sequence[int], play: Play) -> list[int]:

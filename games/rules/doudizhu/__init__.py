@@ -1,7 +1,8 @@
 """Classic 斗地主 (3 players): combinations, the game as a state machine, records, settlement.
 
 ``combos`` holds the combinations and what beats what, ``movegen`` the fast generation of legal
-plays from rank counts, ``moves`` the actions (deal steps, 明牌, bids, 加倍, plays, the pass),
+plays from rank counts (``Moves``, what ``legal_moves()`` returns: a read-only sequence that makes
+each play when it is read), ``moves`` the actions (deal steps, 明牌, bids, 加倍, plays, the pass),
 ``game`` the state (``GameState``), ``options`` the room's rules, ``records`` the record format
 ``doudizhu-record/1``, ``settlement`` who pays what, ``simulate`` seeded random playouts and
 ``cli`` the command line (``python -m games.rules`` reads the record's format).
@@ -12,6 +13,7 @@ from ..errors import AmbiguousPlayError, IllegalMoveError, NotationError, Record
 from .combos import Combo, ComboKind, beats, classify
 from .engine import ENGINE
 from .game import Deal, GameState, Phase, TablePlay, deal_from_seed
+from .movegen import Moves
 from .moves import (
     CALL,
     DOUBLE,
@@ -59,6 +61,7 @@ __all__ = [
     "GameState",
     "IllegalMoveError",
     "Move",
+    "Moves",
     "NotationError",
     "Pass",
     "Phase",

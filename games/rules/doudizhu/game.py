@@ -51,14 +51,13 @@ from ..cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_c
 from ..errors import IllegalMoveError
 from ..protocol import Phase, check_turn
 from .combos import Combo, beats
-from .movegen import follow_plays, lead_plays
+from .movegen import Moves, legal_plays
 from .moves import (
     CALL,
     DOUBLE,
     NO_CALL,
     NO_DOUBLE,
     NO_ROB,
-    PASS,
     ROB,
     Action,
     Bid,
@@ -403,17 +402,13 @@ class GameState(_Fields):
 
     # Legal actions --------------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         """The plays of the seat to move, and the pass first when it may pass; empty outside
-        the play."""
+        the play. A read-only sequence (``movegen.Moves``) that makes each play when read."""
         if self.to_move is None or self.phase is not Phase.PLAY:
-            return []
-        hand = self.hands[self.to_move]
-        if self.table is None:
-            return list(lead_plays(hand))
-        moves: list[Move] = [PASS]
-        moves += follow_plays(hand, self.table.combo)
-        return moves
+            return Moves([])
+        table = self.table
+        return legal_plays(self.hands[self.to_move], None if table is None else table.combo)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now, in a fixed order; out of turn, only 明牌 and 加倍."""

@@ -8,6 +8,11 @@ each rank it uses, an AND and an OR per rank: suits never matter, so each distin
 ranks is made exactly once. Chains are looked up by the set of ranks that can form them, and the
 ways to choose an airplane's single wings by what each rank can give.
 
+A play is made as a *code*, one ``int``: its card mask in bits 0-53 and the number of its
+combination (in ``COMBOS``) above, an OR away from its cards. ``legal_plays`` wraps the codes in
+``Moves``, the read-only sequence ``GameState.legal_moves()`` returns, which makes each ``Play``
+when it is read (``decode``): building the plays as objects cost more than finding them.
+
 The order is fixed (hints and the timeout depend on it): by kind in ``ComboKind`` order (single,
 pair, triple, triple_single, triple_pair, straight, pair_straight, airplane, airplane_singles,
 airplane_pairs, four_two_singles, four_two_pairs, bomb, rocket), then by length, then by rank,
@@ -23,16 +28,137 @@ with a higher rank are made, then the bombs that beat it and the rocket.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import combinations
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain, combinations
+from typing import overload
 
 from .combos import ACE, BLACK, RED, ROCKET, Combo, ComboKind, packed_counts, unpack
-from .moves import Play
+from .moves import PASS, Move, Play
 
-__all__ = ["follow_plays", "lead_plays", "rank_counts"]
+__all__ = [
+    "Moves",
+    "decode",
+    "encode",
+    "follow_codes",
+    "follow_plays",
+    "lead_codes",
+    "lead_plays",
+    "legal_plays",
+    "rank_counts",
+]
 
 _new = tuple.__new__
 K = ComboKind
+
+# A play's code: its card mask in bits 0..53, the number of its combination in ``COMBOS`` above.
+_CARDS = (1 << 54) - 1
+COMBOS: list[Combo] = []
+_CODES: dict[Combo, int] = {}
+
+
+def _code(combo: Combo) -> int:
+    """The high bits of the codes of ``combo``'s plays (numbering it on first sight)."""
+    found = _CODES.get(combo)
+    if found is None:
+        found = _CODES[combo] = len(COMBOS) << 54
+        COMBOS.append(combo)
+    return found
+
+
+def decode(code: int) -> Play:
+    """The play a code stands for."""
+    return _new(Play, (code & _CARDS, COMBOS[code >> 54]))
+
+
+def encode(play: Play) -> int | None:
+    """A play's code; None for cards that are no combination."""
+    return None if play.combo is None else play.mask | _code(play.combo)
+
+
+class Moves(Sequence[Move]):
+    """The legal moves of a position, in the generator's order, the pass first when it is one.
+
+    A read-only sequence that compares equal to a list or tuple of the same moves. The plays are
+    held as codes (``decode``) and each ``Play`` is made when it is read: a position lists some
+    80 plays when leading, and a caller reads all of them (a bot), one (a random playout, the
+    timeout) or none (``len``).
+
+    >>> moves = legal_plays(0b111, None)            # 3s 3h 3d
+    >>> len(moves), [str(m) for m in moves]
+    (3, ['3s', '3s 3h', '3s 3h 3d'])
+    >>> moves[-1] == Play.parse("3s 3h 3d"), Play.parse("3h") in moves
+    (True, False)
+    """
+
+    __slots__ = ("codes", "may_pass")
+
+    def __init__(self, codes: list[int], may_pass: bool = False) -> None:
+        self.codes = codes  # the plays' codes, in order
+        self.may_pass = may_pass  # whether the pass comes first
+
+    def __len__(self) -> int:
+        return len(self.codes) + self.may_pass
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        if self.may_pass:
+            if index == 0 or index == -len(self):
+                return PASS
+            if index > 0:
+                index -= 1
+        return decode(self.codes[index])
+
+    def __iter__(self) -> Iterator[Move]:
+        plays = map(decode, self.codes)
+        return chain((PASS,), plays) if self.may_pass else plays
+
+    def __contains__(self, move: object) -> bool:
+        if move is PASS:
+            return self.may_pass
+        return isinstance(move, Play) and encode(move) in self.codes
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Moves):
+            return self.may_pass == other.may_pass and self.codes == other.codes
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: Sequence[Move]) -> list[Move]:
+        return [*self, *other]
+
+    def __radd__(self, other: Sequence[Move]) -> list[Move]:
+        return [*other, *self]
+
+    def __repr__(self) -> str:
+        return f"Moves({list(self)!r})"
+
+
+def legal_plays(hand: int, table: Combo | None) -> Moves:
+    """The legal moves of ``hand``: leading (``table`` None), every play; following, the pass
+    and every play that beats ``table``. What ``GameState.legal_moves`` returns."""
+    if table is None:
+        return Moves(lead_codes(hand))
+    return Moves(follow_codes(hand, table), True)
+
+
+def lead_plays(hand: int) -> list[Play]:
+    """Every distinct play of ``hand`` when leading, in the generator's order."""
+    return list(map(decode, lead_codes(hand)))
+
+
+def follow_plays(hand: int, table: Combo) -> list[Play]:
+    """Every distinct play of ``hand`` that beats ``table``, in the generator's order (no pass)."""
+    return list(map(decode, follow_codes(hand, table)))
 
 
 def _lowest(nibble: int, count: int) -> int:
@@ -46,16 +172,16 @@ def _lowest(nibble: int, count: int) -> int:
 
 # Every combination, made once, in tables indexed by rank position (and chain length).
 _SAME = {
-    width: [Combo(kind, p) for p in range(15)]
+    width: [_code(Combo(kind, p)) for p in range(15)]
     for width, kind in ((1, K.SINGLE), (2, K.PAIR), (3, K.TRIPLE), (4, K.BOMB))
 }
 _TRIPLE_WITH = {
-    1: [Combo(K.TRIPLE_SINGLE, p) for p in range(13)],
-    2: [Combo(K.TRIPLE_PAIR, p) for p in range(13)],
+    1: [_code(Combo(K.TRIPLE_SINGLE, p)) for p in range(13)],
+    2: [_code(Combo(K.TRIPLE_PAIR, p)) for p in range(13)],
 }
 _FOUR_WITH = {
-    1: [Combo(K.FOUR_TWO_SINGLES, p) for p in range(13)],
-    2: [Combo(K.FOUR_TWO_PAIRS, p) for p in range(13)],
+    1: [_code(Combo(K.FOUR_TWO_SINGLES, p)) for p in range(13)],
+    2: [_code(Combo(K.FOUR_TWO_PAIRS, p)) for p in range(13)],
 }
 _CHAIN_KINDS = {
     1: K.STRAIGHT,
@@ -65,7 +191,7 @@ _CHAIN_KINDS = {
     5: K.AIRPLANE_PAIRS,
 }
 _CHAIN = {
-    width: [[Combo(kind, high, n) for n in range(high + 2)] for high in range(ACE + 1)]
+    width: [[_code(Combo(kind, high, n)) for n in range(high + 2)] for high in range(ACE + 1)]
     for width, kind in _CHAIN_KINDS.items()
 }
 _SHORTEST = {1: 5, 2: 3, 3: 2}
@@ -93,7 +219,7 @@ class _Hand:
         found = self._at[width]
         if found is None:
             bits = (self.held >> (width - 1)) & _BIT0
-            found = _POSITIONS.get(bits) or _positions(bits)
+            found = _POSITIONS[bits]
             if width == 1:
                 found += _JOKERS[self.hand >> 52]
             self._at[width] = found
@@ -141,18 +267,16 @@ _ABOVE = [sum(1 << (4 * p) for p in range(r + 1, 13)) for r in range(15)]
 _JOKERS_ABOVE = [[tuple(p for p in held if p > r) for held in _JOKERS] for r in range(15)]
 
 
-def _positions(bits: int) -> tuple[int, ...]:
-    """The positions of the set bits of a nibble-position mask (bit ``4p``), ascending; the
-    callers look in ``_POSITIONS`` first (there are 2**13 such masks)."""
-    found = _POSITIONS[bits] = tuple(p for p in range(13) if bits >> (4 * p) & 1)
-    return found
+# _POSITIONS[bits]: the positions of the set bits of a nibble-position mask (bit ``4p``),
+# ascending, for each of the 2**13 such masks.
+_POSITIONS: dict[int, tuple[int, ...]] = {0: ()}
+for _p in range(13):
+    _POSITIONS.update({bits | 1 << (4 * _p): (*found, _p) for bits, found in _POSITIONS.items()})
+del _p
 
 
-_POSITIONS: dict[int, tuple[int, ...]] = {}
-
-
-def lead_plays(hand: int) -> list[Play]:
-    """Every distinct play of ``hand`` when leading, in the generator's order."""
+def lead_codes(hand: int) -> list[int]:
+    """Every distinct play of ``hand`` when leading, in the generator's order, as codes."""
     h = _Hand(hand)
     at = [(), h.at(1), h.at(2), h.at(3), h.at(4)]
     nib = _NIB
@@ -161,16 +285,11 @@ def lead_plays(hand: int) -> list[Play]:
     ones = [(p, low1 & nib[p]) for p in at[1]]
     twos = [(p, low2 & nib[p]) for p in at[2]]
     threes = [(p, low3 & nib[p]) for p in at[3]]
-    out: list[Play] = []
+    out: list[int] = []
     for parts, combos in ((ones, _SAME[1]), (twos, _SAME[2]), (threes, _SAME[3])):
-        out += [_new(Play, (m, combos[p])) for p, m in parts]
+        out += [m | combos[p] for p, m in parts]
     for kickers, combos in ((ones, _TRIPLE_WITH[1]), (twos, _TRIPLE_WITH[2])):
-        out += [
-            _new(Play, (base | kicker, combos[t]))
-            for t, base in threes
-            for k, kicker in kickers
-            if k != t
-        ]
+        out += [base | kicker | combos[t] for t, base in threes for k, kicker in kickers if k != t]
     _chains(out, h, 1, 0, -1)
     if len(at[2]) >= 3:
         _chains(out, h, 2, 0, -1)
@@ -186,8 +305,9 @@ def lead_plays(hand: int) -> list[Play]:
     return out
 
 
-def follow_plays(hand: int, table: Combo) -> list[Play]:
-    """Every distinct play of ``hand`` that beats ``table``, in the generator's order (no pass)."""
+def follow_codes(hand: int, table: Combo) -> list[int]:
+    """Every distinct play of ``hand`` that beats ``table``, in the generator's order (no pass),
+    as codes."""
     make, width = _FOLLOW[table.kind]
     if make is None:
         return []  # nothing beats the rocket
@@ -197,19 +317,16 @@ def follow_plays(hand: int, table: Combo) -> list[Play]:
         held = int.from_bytes(data.translate(_AT_LEAST), "little")
         bits = (held >> (width - 1)) & _ABOVE[table.rank]
         cards = int.from_bytes(data.translate(_LOWEST_BYTES[width]), "little")
-        ranks = _POSITIONS.get(bits) or _positions(bits)
+        ranks = _POSITIONS[bits]
         if width == 1:
             cards |= hand & _JOKER_BITS
             ranks += _JOKERS_ABOVE[table.rank][hand >> 52]
         nib, combos = _NIB, _SAME[width]
-        out = [_new(Play, (cards & nib[p], combos[p])) for p in ranks]
+        out = [cards & nib[p] | combos[p] for p in ranks]
         bits = (held >> 3) & _BIT0
         if bits:
             bombs = _SAME[4]
-            out += [
-                _new(Play, (hand & nib[p], bombs[p]))
-                for p in _POSITIONS.get(bits) or _positions(bits)
-            ]
+            out += [hand & nib[p] | bombs[p] for p in _POSITIONS[bits]]
     else:
         h = _Hand(hand)
         out = []
@@ -217,27 +334,27 @@ def follow_plays(hand: int, table: Combo) -> list[Play]:
         if width != 4 or make is not _same_rank:
             _same_rank(out, h, 4, 0, -1)  # bombs, on anything but a bomb (made just above)
     if hand >> 52 == 3:
-        out.append(_ROCKET_PLAY)
+        out.append(_ROCKET_CODE)
     return out
 
 
-def _same_rank(out: list[Play], h: _Hand, width: int, length: int, above: int) -> None:
+def _same_rank(out: list[int], h: _Hand, width: int, length: int, above: int) -> None:
     cards, combos, nib = h.low(width), _SAME[width], _NIB
-    out += [_new(Play, (cards & nib[p], combos[p])) for p in h.at(width) if p > above]
+    out += [cards & nib[p] | combos[p] for p in h.at(width) if p > above]
 
 
-def _rocket(out: list[Play], h: _Hand) -> None:
+def _rocket(out: list[int], h: _Hand) -> None:
     if h.hand >> 52 == 3:
-        out.append(_ROCKET_PLAY)
+        out.append(_ROCKET_CODE)
 
 
-def _triple_with(out: list[Play], h: _Hand, width: int, length: int, above: int) -> None:
+def _triple_with(out: list[int], h: _Hand, width: int, length: int, above: int) -> None:
     """Triples with one card (``width`` 1) or a pair (2) of another rank."""
     threes, cards, combos = h.low(3), h.low(width), _TRIPLE_WITH[width]
     kickers = h.at(width)
     nib = _NIB
     out += [
-        _new(Play, (threes & nib[t] | cards & nib[k], combos[t]))
+        threes & nib[t] | cards & nib[k] | combos[t]
         for t in h.at(3)
         if t > above
         for k in kickers
@@ -252,7 +369,7 @@ def _windows(h: _Hand, width: int) -> list[tuple[int, int, int, int]]:
     key = bits * 4 + width
     found = _WINDOWS.get(key)
     if found is None:
-        positions = _positions(bits)
+        positions = _POSITIONS[bits]
         runs: list[list[int]] = []
         for p in positions:
             if runs and runs[-1][1] == p - 1:
@@ -273,7 +390,7 @@ _WINDOWS: dict[int, list[tuple[int, int, int, int]]] = {}
 _CHAIN_BIT0 = sum(1 << (4 * p) for p in range(ACE + 1))
 
 
-def _chains(out: list[Play], h: _Hand, width: int, length: int, above: int) -> None:
+def _chains(out: list[int], h: _Hand, width: int, length: int, above: int) -> None:
     """Straights (``width`` 1), pair straights (2) or airplanes without wings (3): every length
     when ``length`` is 0, else that length only, with a highest rank above ``above``."""
     windows = _windows(h, width)
@@ -283,13 +400,13 @@ def _chains(out: list[Play], h: _Hand, width: int, length: int, above: int) -> N
     combos = _CHAIN[width]
     if length:
         windows = [w for w in windows if w[1] == length and w[2] > above]
-    out += [_new(Play, (cards & window, combos[high][n])) for _, n, high, window in windows]
+    out += [cards & window | combos[high][n] for _, n, high, window in windows]
 
 
-_ROCKET_PLAY: Play = _new(Play, ((1 << 52) | (1 << 53), ROCKET))
+_ROCKET_CODE = (1 << 52) | (1 << 53) | _code(ROCKET)
 
 
-def _airplanes_with(out: list[Play], h: _Hand, width: int, length: int, above: int) -> None:
+def _airplanes_with(out: list[int], h: _Hand, width: int, length: int, above: int) -> None:
     """Airplanes with single wings (``width`` 1) or pair wings (2)."""
     windows = _windows(h, 3)
     if length:
@@ -304,16 +421,15 @@ def _airplanes_with(out: list[Play], h: _Hand, width: int, length: int, above: i
     for start, n, high, window in windows:
         if (3 + width) * n > total:
             break  # windows come by length
-        chain = cards & window
-        combo = combos[high][n]
+        chain = cards & window | combos[high][n]  # the airplane's cards and its combination
         if width == 2:
             ranks = [lows[2] & nib[p] for p in h.at(2) if not start <= p <= high]
-            out += [_new(Play, (chain + sum(pick), combo)) for pick in combinations(ranks, n)]
+            out += [chain + sum(pick) for pick in combinations(ranks, n)]
             continue
         # Single wings: at most three of a rank (never four), at most two of a rank next to
         # the chain (three would lengthen it), and never both jokers.
-        flat = []
         mosts = []
+        offered = []
         for p in h.at(1):
             if start <= p <= high:
                 continue
@@ -322,12 +438,30 @@ def _airplanes_with(out: list[Play], h: _Hand, width: int, length: int, above: i
                 most = 3
             if most == 3 and (p == start - 1 or p == high + 1) and p <= ACE:
                 most = 2
+            offered.append(p)
             mosts.append(most)
-            flat += [lows[take] & nib[p] for take in range(1, most + 1)]
         jokers = h.hand >> 52 == 3
+        if n == 2:
+            # The commonest airplane, two triples: its wings read off directly, in the order
+            # _wing_picks gives (a rank's two cards, then the rank with each higher rank).
+            ones = [lows[1] & nib[p] for p in offered]
+            last = len(ones) - 1
+            for i, one in enumerate(ones):
+                if mosts[i] > 1:
+                    out.append(chain + (lows[2] & nib[offered[i]]))
+                if jokers and i == last - 1:
+                    break  # the black joker: the red one may not join it
+                chain_one = chain + one
+                out += [chain_one + other for other in ones[i + 1 :]]
+            continue
+        flat = [
+            lows[take] & nib[p]
+            for p, most in zip(offered, mosts, strict=True)
+            for take in range(1, most + 1)
+        ]
         picks = _WING_PICKS.get((n, jokers, *mosts)) or _wing_picks(n, tuple(mosts), jokers)
         take = flat.__getitem__
-        out += [_new(Play, (sum(map(take, pick), chain), combo)) for pick in picks]
+        out += [sum(map(take, pick), chain) for pick in picks]
 
 
 def _wing_picks(n: int, mosts: tuple[int, ...], jokers: bool) -> list[tuple[int, ...]]:
@@ -362,7 +496,7 @@ def _wing_picks(n: int, mosts: tuple[int, ...], jokers: bool) -> list[tuple[int,
 _WING_PICKS: dict[tuple[int | bool, ...], list[tuple[int, ...]]] = {}
 
 
-def _four_with(out: list[Play], h: _Hand, width: int, length: int, above: int) -> None:
+def _four_with(out: list[int], h: _Hand, width: int, length: int, above: int) -> None:
     """Four of a rank with two single cards (``width`` 1; they may be a pair, never the two
     jokers) or two pairs of two other ranks (2), the kickers' ranks lowest first."""
     ones, twos, nib = h.low(1), h.low(2), _NIB
@@ -370,10 +504,10 @@ def _four_with(out: list[Play], h: _Hand, width: int, length: int, above: int) -
     for f in h.at(4):
         if f <= above:
             continue
-        base, combo = h.hand & nib[f], combos[f]
+        base = h.hand & nib[f] | combos[f]
         if width == 2:
             out += [
-                _new(Play, (base | twos & (nib[a] | nib[b]), combo))
+                base | twos & (nib[a] | nib[b])
                 for a, b in combinations([p for p in pairs if p != f], 2)
             ]
             continue
@@ -382,13 +516,10 @@ def _four_with(out: list[Play], h: _Hand, width: int, length: int, above: int) -
             [(a, a) for a in pairs if a != f]
             + [(a, b) for a, b in combinations(ranks, 2) if a != BLACK]
         )
-        out += [
-            _new(Play, (base | (twos & nib[a] if a == b else ones & (nib[a] | nib[b])), combo))
-            for a, b in kickers
-        ]
+        out += [base | (twos & nib[a] if a == b else ones & (nib[a] | nib[b])) for a, b in kickers]
 
 
-_Maker = Callable[[list[Play], _Hand, int, int, int], None]
+_Maker = Callable[[list[int], _Hand, int, int, int], None]
 # How to answer each kind: the maker and its width (None: nothing but the rocket answers).
 _FOLLOW: dict[ComboKind, tuple[_Maker | None, int]] = {
     K.SINGLE: (_same_rank, 1),
