@@ -221,8 +221,8 @@ LEGEND = (
     "heartbeat due every 2 ms: its maximum and 99th percentile in the window, the worst worker; "
     "flat out it also holds the loop's backlog of ready callbacks), own: the longest of it that "
     "the worker's own CPU time accounts for (the rest: the machine did not run the worker), "
-    "code: the same less the garbage collector's part, gc: the worker's longest collection (CPU ms); "
-    "stolen%: CPU time the hypervisor took from this machine's two cores (its 'steal'); "
+    "code: the same less the garbage collector's part, gc: the worker's longest collection "
+    "(CPU ms); stolen%: CPU time the hypervisor took from this machine's two cores (its 'steal'); "
     "step s: the step's whole time, from starting the workers to stopping them."
 )
 

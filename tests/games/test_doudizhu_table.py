@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db.models import Sum
-from django.utils import timezone
 
 from accounts.models import LedgerEntry
 from games import services
