@@ -97,7 +97,7 @@ class PlayerJourneys(browser.BrowserTestCase):
         page.goto(self.url("/"))
         page.locator(".lang-switch").get_by_role("button", name="English").click()
         expect(page.locator("html")).to_have_attribute("lang", "en")
-        expect(page.locator("#room-novice h3")).to_have_text("Novice")
+        expect(page.locator("#room-novice h4")).to_have_text("Novice")
         expect(page.locator("#room-supreme .room-range")).to_have_text("540,000 and up")
         self.shot("lobby-english")
 
