@@ -86,6 +86,7 @@ class RoomAdmin(admin.ModelAdmin):
     list_display = (
         "name_zh",
         "name_en",
+        "game",
         "code",
         "base",
         "min_coins",
@@ -94,7 +95,7 @@ class RoomAdmin(admin.ModelAdmin):
         "is_open",
         "position",
     )
-    list_filter = ("is_open",)
+    list_filter = ("game", "is_open")
     search_fields = ("code", "name_zh", "name_en")
     ordering = ("position", "base")
 
