@@ -64,23 +64,6 @@ def _action_view(action: Mapping[str, Any] | None, language: str) -> dict[str, A
     return None
 
 
-def _round_actions(state: GameState) -> list[tuple[int, Play | Pass]]:
-    """The plays and passes of the round being played, in order: from the play that led it (the
-    game's first, or one after two passes in a row); none while a new round waits for its lead."""
-    if state.table is None:
-        return []
-    moves = [(seat, action) for seat, action in state.history if isinstance(action, Play | Pass)]
-    start = len(moves) - 1
-    while start > 0 and not (
-        isinstance(moves[start][1], Play)
-        and start >= 2
-        and isinstance(moves[start - 1][1], Pass)
-        and isinstance(moves[start - 2][1], Pass)
-    ):
-        start -= 1
-    return moves[start:]
-
-
 class DoudizhuPresentation(Presentation):
     @property
     def title(self) -> str:
@@ -110,7 +93,7 @@ class DoudizhuPresentation(Presentation):
                 if double is not None:
                     last[seat] = Double(double).to_json()
         elif phase == "play":
-            for seat, action in _round_actions(state):
+            for seat, action in state.round_actions:
                 last[seat] = action.to_json()
         return last
 

@@ -397,6 +397,24 @@ class GameState(_Fields):
         return tuple(actions)
 
     @property
+    def round_actions(self) -> tuple[tuple[int, Move], ...]:
+        """The plays and passes of the round being played, in order, from the play that led it
+        (the game's first, or one after two passes in a row); none while a new round waits for
+        its lead."""
+        if self.table is None:
+            return ()
+        moves = [(seat, action) for seat, action in self.history if isinstance(action, Play | Pass)]
+        start = len(moves) - 1
+        while start > 0 and not (
+            isinstance(moves[start][1], Play)
+            and start >= 2
+            and isinstance(moves[start - 1][1], Pass)
+            and isinstance(moves[start - 2][1], Pass)
+        ):
+            start -= 1
+        return tuple(moves[start:])
+
+    @property
     def bottom(self) -> tuple[Card, ...]:
         return self.current_deal.bottom
 

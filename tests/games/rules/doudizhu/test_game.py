@@ -314,3 +314,17 @@ def test_states_are_immutable_values() -> None:
         fresh(0).apply(0, DealOn(17))
     )
     assert after != state
+
+
+def test_the_round_being_played_starts_with_the_play_that_led_it() -> None:
+    state = GameState.play_position(["3s 4s 9s", "5h 6h", "7d 8d"], landlord=0)
+    state = state.apply_text(0, "3s").apply_text(1, "5h").apply_text(2, "pass")
+    assert [(seat, str(action)) for seat, action in state.round_actions] == [
+        (0, "3s"),
+        (1, "5h"),
+        (2, "pass"),
+    ]
+    state = state.apply_text(0, "pass")  # two passes: seat 1 leads a new round
+    assert state.round_actions == ()
+    state = state.apply_text(1, "6h")
+    assert [(seat, str(action)) for seat, action in state.round_actions] == [(1, "6h")]
