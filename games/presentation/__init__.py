@@ -48,6 +48,9 @@ class Presentation:
         """The game's name for people, in the active language."""
         return str(engine_for(self.key).title)
 
+    #: The game's own stylesheet (a static path) for its table and pages; None: the site's only.
+    stylesheet: str | None = None
+
     @property
     def frame_template(self) -> str:
         return f"games/{self.key}/table_frame.html"

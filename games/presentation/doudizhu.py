@@ -71,6 +71,7 @@ class DoudizhuPresentation(Presentation):
 
     # The seat that bids first is not a dealer; the landlord and the farmers are marked.
     marks_dealer = False
+    stylesheet = "css/doudizhu.css"
 
     def seat_cards(self, state: GameState, seat: int) -> int | None:
         return int(state.view_for(None, history=False)["hand_counts"][seat])
