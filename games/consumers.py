@@ -113,7 +113,8 @@ def language_of(scope: Mapping[str, Any]) -> str:
 
 def parse_intent(text: str | None) -> dict[str, Any]:
     """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "move": {...},
-    "version": ..., "id": ...}`` (``move``: an ``act``'s action, a JSON object, or its text).
+    "version": ..., "id": ...}`` (``move``: an ``act``'s action, or the start action of an
+    ``again`` (明牌开始), a JSON object, or its text).
 
     htmx sends a form's fields as JSON (a field given twice, like several checked cards, as a
     list) plus a ``HEADERS`` object; ``static/js/table.js`` adds ``action_id``, the same for
@@ -353,6 +354,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seen is None or self.seen[1] is None or not loop_moves.enabled():
             return None
         if intent["action"] == "again":
+            if intent["move"] is not None:
+                return None  # a start action (明牌开始) is written by the services
             return await loop_moves.table_again(user=self.user, table_id=self.table_id)
         if intent["action"] not in MOVES:
             return None
@@ -403,7 +406,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             action = intent["action"]
             try:
                 if action == "again":
-                    services.table_play_again(user=user, table=table)
+                    services.table_play_again(user=user, table=table, start=intent["move"])
                 elif action == "bots":
                     services.table_call_bots(user=user, table=table)
                 elif action in ("auto", "resume"):

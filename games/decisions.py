@@ -383,18 +383,21 @@ class AgainRead:
 
 @dataclasses.dataclass(frozen=True)
 class AgainPlan:
-    """What a player's 再来一局 writes: the player's seat marked ready (``seat``, a copy; None
-    when it was ready already: nothing to write), and whether every seat is now ready for the
-    next game (``deals``: the caller deals it, which changes the table as the deal needs)."""
+    """What a player's 再来一局 writes: the player's seat marked ready (``seat``, a copy, with
+    the ``fields`` to save; None when nothing changes), and whether every seat is now ready for
+    the next game (``deals``: the caller deals it, which changes the table as the deal needs)."""
 
     seat: Seat | None
     deals: bool
+    fields: tuple[str, ...] = ("ready",)
 
 
-def again(read: AgainRead, *, user_id: int) -> AgainPlan:
-    """A player's 再来一局 at a table between games. Refused (``TableRefused``) at a closed
-    table, for a player who does not sit there, while a game is being played, and when the
-    room no longer admits the player's coins (they may leave the table)."""
+def again(read: AgainRead, *, user_id: int, start: dict[str, Any] | None = None) -> AgainPlan:
+    """A player's 再来一局 at a table between games, with ``start``: one of the game's
+    ``start_actions`` (JSON) to make in the player's name once the next game is dealt (明牌开始),
+    or None. Refused (``TableRefused``) at a closed table, for a player who does not sit there,
+    while a game is being played, when the room no longer admits the player's coins (they may
+    leave the table), and for a ``start`` the game does not offer."""
     table = read.table
     if table.status == Table.Status.CLOSED:
         raise TableRefused("table_closed", _("This table is closed."))
@@ -408,12 +411,37 @@ def again(read: AgainRead, *, user_id: int) -> AgainPlan:
     refused = admission_refused(room=table.room, balance=read.balance)
     if refused is not None:
         raise refused
-    if seat.ready:
+    if start is not None:
+        start = start_action_of(table.room, start)
+    if seat.ready and (start is None or seat.start_action == start):
         return AgainPlan(seat=None, deals=False)
     ready = copy.copy(seat)
     ready.ready = True
+    fields: tuple[str, ...] = ("ready",)
+    if start is not None:
+        ready.start_action = start
+        fields = ("ready", "start_action")
     seats = [ready if row.pk == seat.pk else row for row in read.seats]
-    return AgainPlan(seat=ready, deals=ready_to_deal(table=table, seats=seats, playing=False))
+    return AgainPlan(
+        seat=ready, deals=ready_to_deal(table=table, seats=seats, playing=False), fields=fields
+    )
+
+
+def start_action_of(room: Room, start: dict[str, Any]) -> dict[str, Any]:
+    """``start`` in its canonical JSON when it is one of the ``start_actions`` of the room's
+    game; ``TableRefused`` otherwise."""
+    engine = engine_for(room.game)
+    offered = [
+        engine.action_to_json(action)
+        for action in engine.start_actions(engine.options_from_json(room.rules))
+    ]
+    try:
+        chosen = engine.action_to_json(engine.action_from_json(start))
+    except (NotationError, TypeError, ValueError, KeyError):
+        chosen = None
+    if chosen is None or chosen not in offered:
+        raise TableRefused("bad_start", _("This game offers no such choice before the deal."))
+    return chosen
 
 
 def seat_count(room: Room) -> int:

@@ -174,6 +174,14 @@ class Seat(models.Model):
     ready = models.BooleanField(
         _("ready"), default=False, help_text=_("The player wants the next game to start.")
     )
+    # 明牌开始 and the like: the game's action (JSON) the table makes in the player's name as
+    # soon as the next game is dealt.
+    start_action = models.JSONField(
+        _("action at the start"),
+        null=True,
+        blank=True,
+        help_text=_("What the player chose to do as soon as the next game is dealt."),
+    )
     # 托管: the bot plays for the player until they take the seat back.
     auto_play = models.BooleanField(_("auto-play (托管)"), default=False)
     # The player asked to leave once the game being played ends: the seat is freed then.

@@ -135,6 +135,7 @@ _SEAT_FIELDS = (
     "is_empty",
     "coins",
     "ready",
+    "start",
     "cards",
     "dealer",
     "role",
@@ -222,8 +223,12 @@ def frame_context(
         # Shown in the player's own frame while it holds, rather than as a notice that the
         # next frame would wipe; the lobby's own words, with the way out.
         next_game_refusal = room_entry_refusal(room=table.room, balance=me["coins"] or 0)
+    start_choices: list[dict[str, Any]] = []
+    if me is not None and view["status"] == "waiting" and not me["start"] and not next_game_refusal:
+        start_choices = presentation.start_choices(table.room.rules)
     return {
         **own,
+        "start_choices": start_choices,
         "frame_template": presentation.frame_template,
         "view": view,
         "winner_name": winner_name,

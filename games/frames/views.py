@@ -108,6 +108,10 @@ def table_view_shared(
                 "is_you": False,
                 "coins": rows.balances.get(s.user_id) if s.user_id is not None else None,
                 "ready": s.is_bot or (s.user_id is not None and s.ready),
+                # 明牌开始 and the like, chosen for the next game.
+                "start": presentation.start_label(s.start_action)
+                if s.user_id is not None and s.start_action is not None
+                else "",
                 # A freed seat's count belongs to the player who left it.
                 "cards": None
                 if state is None or empty

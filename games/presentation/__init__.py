@@ -91,6 +91,17 @@ class Presentation:
         engine = engine_for(self.key)
         return [engine.action_to_json(action) for action in state.legal_actions(seat)]
 
+    def start_choices(self, rules: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """What a player waiting for the next game (with the room's ``rules``) may choose to do as
+        soon as it is dealt: ``{"move": the action's JSON, "label": its button}`` each."""
+        engine = engine_for(self.key)
+        actions = engine.start_actions(engine.options_from_json(rules))
+        return [{"move": engine.action_to_json(action), "label": str(action)} for action in actions]
+
+    def start_label(self, action: Mapping[str, Any]) -> str:
+        """What a seat's box says of the start action its player chose (``start_choices``)."""
+        return str(engine_for(self.key).action_from_json(action))
+
     def seat_actions(self, state: Any, seat: int) -> list[Any]:
         """What ``seat`` may do now besides the hints, on its turn or not (斗地主's 明牌 and
         加倍), as the engine's actions (JSON)."""

@@ -76,6 +76,15 @@ class DoudizhuPresentation(Presentation):
     def seat_cards(self, state: GameState, seat: int) -> int | None:
         return int(state.view_for(None, history=False)["hand_counts"][seat])
 
+    def start_choices(self, rules: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [
+            {**choice, "label": _("Start with my hand shown") + f" ×{Show('start').multiplier}"}
+            for choice in super().start_choices(rules)
+        ]
+
+    def start_label(self, action: Mapping[str, Any]) -> str:
+        return _("Hand shown from the start")
+
     def seat_role(self, state: GameState, seat: int) -> str:
         if state.landlord is None:
             return ""

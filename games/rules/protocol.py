@@ -239,6 +239,11 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         another (``ValueError`` in any other phase, and for a game dealt at once)."""
         ...
 
+    def start_actions(self, options: OptionsT) -> Sequence[ActionT]:
+        """What a player may choose before a game is dealt, for the table to make in the
+        player's name as soon as it is (斗地主's 明牌开始); none for most games."""
+        ...
+
     def deal_to_json(self, state: StateT) -> dict[str, Any]:
         """The game's deal (its starting position, from any later state of it), JSON-safe."""
         ...

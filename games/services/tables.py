@@ -9,6 +9,7 @@ locks the user row before any table, and both tables in the order of their keys.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import uuid
 from datetime import datetime, timedelta
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 from .. import decisions
 from ..decisions import TABLE_CHANGE_FIELDS, AgainRead, admission_refused, table_change_planned
-from ..errors import GameStartRefused, TableRefused
+from ..errors import GameActionRefused, GameStartRefused, TableRefused
 from .deals import NOT_READ, game_deal
 from .notices import broadcast_on_commit, table_broadcast_on_commit
 
@@ -76,6 +77,7 @@ _FREED_SEAT: dict[str, Any] = {
     "auto_play": False,
     "timeouts": 0,
     "leaves_after_game": False,
+    "start_action": None,
 }
 
 
@@ -220,12 +222,21 @@ def _table_start_if_ready(
         game = game_deal(table=table, players=[seat.user for seat in seats], last=last, seats=seats)
     except GameStartRefused as exc:
         raise TableRefused(exc.code, exc.message) from exc
-    table.seats.filter(user__isnull=False).update(ready=False)
+    starts = {seat.position: seat.start_action for seat in seats if seat.start_action is not None}
+    table.seats.filter(user__isnull=False).update(ready=False, start_action=None)
     for seat in seats:
         seat.ready = False
+        seat.start_action = None
     table.waiting_since = None
     table.version += 1
     table.save(update_fields=["status", "waiting_since", "version"])  # game_deal tells it
+    if starts:
+        from .moves import game_act  # the moves module imports this one
+
+        for position, action in sorted(starts.items()):
+            # Checked when chosen; the room's rules changed since may refuse it: not made then.
+            with contextlib.suppress(GameActionRefused), transaction.atomic():
+                game_act(game=game, seat=position, action=action)
     return game
 
 
@@ -468,8 +479,11 @@ def table_start_game(*, table: Table) -> Game | None:
 
 
 @transaction.atomic
-def table_play_again(*, user: User, table: Table) -> Game | None:
+def table_play_again(
+    *, user: User, table: Table, start: dict[str, Any] | None = None
+) -> Game | None:
     """Mark ``user`` ready for the next game at ``table``; returns the game when it starts.
+    ``start``: one of the game's start actions (明牌开始, JSON), made once the game is dealt.
 
     The next game starts as soon as every player at the table is ready and every seat is taken.
     Refused while a game is being played, at a closed table, for a player who does not sit there,
@@ -489,10 +503,11 @@ def table_play_again(*, user: User, table: Table) -> Game | None:
             balance=None if wallet is None else wallet.balance,
         ),
         user_id=user.pk,
+        start=start,
     )
     game = None
     if plan.seat is not None:
-        plan.seat.save(update_fields=["ready"])
+        plan.seat.save(update_fields=list(plan.fields))
         seats = [plan.seat if row.pk == plan.seat.pk else row for row in seats]
         game = _table_changed_then_start(table=locked, kind="ready", seats=seats, last=last)
     table.status, table.version = locked.status, locked.version

@@ -308,13 +308,23 @@ class ThreePeopleDoudizhu(browser.BrowserTestCase):
         for page in phones:
             assert_no_sideways_scroll(page, "the settlement on a phone")
 
-        # 再来一局: everyone ready, the next game is dealt.
+        # 再来一局, the host with the hand shown from the start (明牌开始 ×5): every box says so
+        # until the next game is dealt, and then the others see the host's cards as they come.
+        pages[0].locator('[data-action="again-start"]').click()
         for page in pages:
+            expect(page.locator(".badge-start")).to_have_text("明牌开始")
+        expect(pages[0].locator('[data-action="again-start"]')).to_have_count(0)
+        self.shot("start-shown-chosen")
+        for page in pages[1:]:
             page.locator('[data-action="again"]').click()
             expect(page.locator('[data-action="again"]')).to_have_count(0)
-        for page in pages:
-            expect(page.locator("#table")).to_have_attribute("data-phase", re.compile("deal|bid"))
-        assert Game.objects.filter(table=game.table, number=2).exists()
+        host_seat = game.players.get(user__username=names[0]).seat
+        for page in phones:
+            expect(page.locator(f'.ddz-shown[data-shown-seat="{host_seat}"]')).to_be_visible()
+            expect(page.locator("[data-multiplier-parts]")).to_contain_text("明牌 ×5")
+        self.shot("start-shown-phone", phones[0])
+        second = Game.objects.get(table=game.table, number=2)
+        assert game_state(game=second).shown[host_seat]
 
     def reload_and_compare(self, page: Page, *, like: Page) -> None:
         """Reload ``page`` once it shows the version ``like`` shows: it comes back the same."""

@@ -647,3 +647,45 @@ async def test_a_quiet_socket_catches_up_with_a_change_whose_notice_was_lost() -
         frame = (await receive_frames_until(socket, seat=1, version=after, timeout=5))[-1]
         assert 'data-my-turn="true"' in frame  # seat 1 learns it is their turn
     await socket.disconnect()
+
+
+def _doudizhu_table_not_ready(users: list[User]) -> Table:
+    room = make_room(code="ddz-socket")
+    room.game = "doudizhu"
+    room.save(update_fields=["game"])
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user)
+    return table
+
+
+def _start_events(table_id: int) -> list[tuple[int | None, dict[str, object], str]]:
+    game = _latest_game(table_id)
+    return list(game.events.order_by("number").values_list("seat", "action", "source"))
+
+
+async def test_a_start_with_the_hand_shown_over_the_socket_and_a_bad_one_refused() -> None:
+    users = [await database_sync_to_async(make_player)(name) for name in ("d", "e", "f")]
+    table = await database_sync_to_async(_doudizhu_table_not_ready)(users)
+    socket = await connect(users[0], table.pk)
+    try:
+        await socket.receive_from(timeout=10)
+        version = await _version(table.pk)
+        # Not a choice the game offers before its deal: a clear answer, and nothing changes.
+        await socket.send_to(text_data=intent("again", move='{"bid": "call"}'))
+        text = await _notice(socket)
+        with translation.override("zh-hans"):
+            assert "此游戏在发牌前没有这个选项" in text
+        assert await _version(table.pk) == version
+        assert not await database_sync_to_async(
+            Seat.objects.filter(table=table, ready=True).exists
+        )()
+
+        await socket.send_to(text_data=intent("again", move='{"show": true}'))
+        await _wait_for_change(table.pk, version)
+    finally:
+        await socket.disconnect()
+    for user in users[1:]:
+        await database_sync_to_async(services.table_play_again)(user=user, table=table)
+    events = await database_sync_to_async(_start_events)(table.pk)
+    assert events == [(0, {"show": "start"}, GameEvent.Source.PLAYER)]

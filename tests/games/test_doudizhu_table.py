@@ -188,3 +188,64 @@ def test_a_person_and_two_bots_play_a_whole_game_and_the_ledger_settles_it_once(
     # The record replays to the same end.
     state = game_state(game=game)
     assert state.is_terminal and parse_cards(" ".join(map(str, state.bottom)))
+
+
+def test_a_player_who_starts_with_the_hand_shown_shows_it_from_the_deal_for_five() -> None:
+    room = ddz_room()
+    users = [make_player(name) for name in ("a", "b", "c")]
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user)
+
+    services.table_play_again(user=users[1], table=table, start={"show": True})
+    seat = table.seats.get(position=1)
+    assert seat.ready and seat.start_action == {"show": True}
+    # Every seat's box says so; the others are offered the same choice, the chooser no more.
+    for viewer in (0, 1, None):
+        frame, _version = render_frame_and_version(table=table, seat=viewer)
+        assert frame.count("data-start") == 1
+        assert ('data-action="again-start"' in frame) == (viewer == 0)
+
+    # Only what the game offers before the deal: nothing else is written.
+    for start in ({"show": "bottom"}, {"bid": "call"}, {"show": 5}, {"nothing": 1}):
+        with pytest.raises(services.TableRefused) as refused:
+            services.table_play_again(user=users[2], table=table, start=start)
+        assert refused.value.code == "bad_start"
+    assert not table.seats.get(position=2).ready
+
+    services.table_play_again(user=users[0], table=table)
+    game = services.table_play_again(user=users[2], table=table)
+    assert game is not None
+    game, state = fresh(game)
+    # Made in the player's name as the game is dealt, before its first card: ×5.
+    event = GameEvent.objects.get(game=game)
+    assert event.seat == 1 and event.source == GameEvent.Source.PLAYER
+    assert event.action == {"show": "start"}
+    assert state.phase is Phase.DEAL and state.dealt == 0
+    assert state.shown == (False, True, False) and state.multiplier == 5
+    # The deal's clock runs as it was set, and the choice is spent.
+    assert game.turn_deadline - game.turn_started_at == timedelta(
+        seconds=settings.DEAL_STAGE_SECONDS
+    )
+    assert not table.seats.filter(start_action__isnull=False).exists()
+    check_frames(table, state)
+    # Each card of the hand is shown to all as it is dealt.
+    run_clock(game, later=0.01)
+    game, state = fresh(game)
+    frame, _version = render_frame_and_version(table=table, seat=None)
+    assert len({str(card) for card in state.hand(1)} & set(CARD.findall(frame))) == 8
+    check_frames(table, state)
+
+
+def test_a_game_with_nothing_to_choose_before_the_deal_refuses_a_start() -> None:
+    room = make_room(code="gdy")
+    users = [make_player(name) for name in ("a", "b", "c")]
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user)
+    with pytest.raises(services.TableRefused) as refused:
+        services.table_play_again(user=users[0], table=table, start={"show": True})
+    assert refused.value.code == "bad_start"
+    assert not table.seats.filter(ready=True).exists()
+    frame, _version = render_frame_and_version(table=table, seat=0)
+    assert 'data-action="again-start"' not in frame

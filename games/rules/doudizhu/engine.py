@@ -19,7 +19,7 @@ from ..errors import IllegalMoveError, NotationError, RecordError
 from ..protocol import Phase, check_turn
 from ..replay import ReplayResult
 from .game import DEAL_STEPS, GameState
-from .moves import NO_CALL, NO_DOUBLE, NO_ROB, PASS, ROB, Action, DealOn, action_from_json
+from .moves import NO_CALL, NO_DOUBLE, NO_ROB, PASS, ROB, SHOW, Action, DealOn, action_from_json
 from .options import STANDARD, DoudizhuRules
 from .records import FORMAT, GameRecord, deals_from_json, deals_to_json, expand_deals
 from .settlement import Settlement, pay_coins, settle
@@ -72,6 +72,10 @@ class DoudizhuEngine:
         if state.phase is not Phase.DEAL:
             raise ValueError("the cards are dealt already")
         return DealOn(next(step for step in DEAL_STAGES if step > state.dealt))
+
+    def start_actions(self, options: DoudizhuRules) -> tuple[Action, ...]:
+        """明牌开始: the hand shown from before its first card (×5, §3)."""
+        return (SHOW,)
 
     def deal_to_json(self, state: GameState) -> dict[str, Any]:
         """``{"deals": [the first deal], "coins"?}``: the starting position, the redeals drawn

@@ -92,6 +92,9 @@ class GandengyanEngine:
     def deal_next(self, state: GameState) -> Move:
         raise ValueError("干瞪眼 is dealt at once")
 
+    def start_actions(self, options: GandengyanRules) -> tuple[Move, ...]:
+        return ()
+
     def settle(self, state: GameState, *, base: int) -> Settlement:
         return settle(state, base=base)
 

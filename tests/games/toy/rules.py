@@ -258,6 +258,9 @@ class HighcardEngine:
     def deal_next(self, state: HighcardState) -> Reveal:
         raise ValueError("highcard is dealt at once")
 
+    def start_actions(self, options: HighcardOptions) -> tuple[Reveal, ...]:
+        return ()
+
     def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:
         return pay_one_winner(settlement.winner, settlement.payments, coins)
 
