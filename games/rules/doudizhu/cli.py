@@ -24,10 +24,11 @@ from typing import Any
 
 from ..cards import format_cards, mask_of, parse_cards
 from ..errors import NotationError, RecordError
+from ..records import load_json
 from .combos import classify, counts_of_cards
 from .game import GameState
 from .movegen import follow_plays, lead_plays
-from .records import GameRecord, ReplayResult, load_json
+from .records import GameRecord, ReplayResult
 from .settlement import Settlement
 from .simulate import simulate
 
