@@ -10,25 +10,24 @@
 * ``simulate [--games N] [--seed S] [--json]``: random games of the play phase.
 
 Exit status: 0 ok, 1 an action in the record is illegal, 2 the file (or the command line) is
-malformed, with a message on standard error.
+malformed, with a message on standard error (``games.rules.cli``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..cards import format_cards, mask_of, parse_cards
+from ..cli import add_playout_options, print_report, record_command, run_checked
 from ..errors import NotationError, RecordError
+from ..records import load_json
 from .combos import classify, counts_of_cards
 from .game import GameState
 from .movegen import follow_plays, lead_plays
-from .records import GameRecord, ReplayResult, load_json
-from .settlement import Settlement
+from .records import GameRecord
 from .simulate import simulate
 
 __all__ = ["POSITION_FORMAT", "legal_position", "main"]
@@ -75,40 +74,13 @@ def _state_json(state: GameState) -> dict[str, Any]:
     }
 
 
-def _replay_json(result: ReplayResult[GameState, Settlement]) -> dict[str, Any]:
-    return {
-        "ok": result.ok,
-        "applied": result.applied,
-        "error": None if result.error is None else result.error.to_json(),
-        "state": _state_json(result.state),
-        "result": None if result.settlement is None else result.settlement.to_json(),
-    }
-
-
 def run_file(command: str, path: str) -> int:
     """``replay`` or ``legal`` on a record or a position file."""
     data = load_json(path)
     if command == "legal" and isinstance(data, dict) and data.get("format") == POSITION_FORMAT:
         print(json.dumps(legal_position(data), ensure_ascii=False))
         return 0
-    result = GameRecord.from_json(data).replay()
-    if command == "replay":
-        print(json.dumps(_replay_json(result), ensure_ascii=False))
-        return 0 if result.ok else 1
-    if result.error is not None:
-        print(f"illegal action: {result.error.message} ({result.error.code})", file=sys.stderr)
-        return 1
-    state = result.state
-    actions = [] if state.to_move is None else state.legal_actions(state.to_move)
-    print(json.dumps([action.to_json() for action in actions], ensure_ascii=False))
-    return 0
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be zero or more")
-    return value
+    return record_command(command, GameRecord.from_json(data).replay(), _state_json)
 
 
 def build_parser(prog: str) -> argparse.ArgumentParser:
@@ -124,40 +96,13 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         sub.add_argument("file", help="a doudizhu-record/1 (or, for legal, position) JSON file")
     sim = commands.add_parser("simulate", help="play random games: the engine's benchmark")
     sim.add_argument("--game", choices=["doudizhu"], default="doudizhu")
-    sim.add_argument("--games", type=_positive, default=1000, help="how many games (1000)")
-    sim.add_argument("--seed", type=_positive, default=0, help="seed of the first game (0)")
+    add_playout_options(sim)
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "python -m games.rules") -> int:
     args = build_parser(prog).parse_args(argv)
-    try:
-        if args.command == "simulate":
-            report = simulate(args.games, args.seed)
-            print(json.dumps(report.to_json()) if args.json else report.to_text())
-            return 0
-        return run_file(args.command, args.file)
-    except RecordError as exc:
-        print(f"malformed record: {exc}", file=sys.stderr)
-        return 2
-
-
-def wants(argv: Sequence[str]) -> bool:
-    """Whether a ``python -m games.rules`` command line is for 斗地主: ``simulate --game
-    doudizhu``, or ``replay``/``legal`` on a JSON file whose ``"format"`` is 斗地主's."""
-    args = list(argv)
-    if not args:
-        return False
-    if args[0] == "simulate":
-        return "--game=doudizhu" in args or any(
-            a == "--game" and b == "doudizhu" for a, b in zip(args, args[1:], strict=False)
-        )
-    if args[0] not in ("replay", "legal") or len(args) != 2:
-        return False
-    try:
-        data = json.loads(Path(args[1]).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False  # the 干瞪眼 command line reports it as it always has
-    fmt = data.get("format") if isinstance(data, dict) else None
-    return isinstance(fmt, str) and fmt.startswith("doudizhu-")
+    if args.command == "simulate":
+        return print_report(simulate(args.games, args.seed), as_json=args.json)
+    return run_checked(lambda: run_file(args.command, args.file))

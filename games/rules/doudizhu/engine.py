@@ -17,11 +17,19 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import IllegalMoveError, NotationError, RecordError
 from ..protocol import Phase, check_turn
+from ..records import write_record
 from ..replay import ReplayResult
 from .game import DEAL_STEPS, GameState
 from .moves import NO_CALL, NO_DOUBLE, NO_ROB, PASS, ROB, SHOW, Action, DealOn, action_from_json
 from .options import STANDARD, DoudizhuRules
-from .records import FORMAT, GameRecord, deals_from_json, deals_to_json, expand_deals
+from .records import (
+    FORMAT,
+    GameRecord,
+    deals_from_json,
+    deals_to_json,
+    expand_deals,
+    position_json,
+)
 from .settlement import Settlement, pay_coins, settle
 
 if TYPE_CHECKING:
@@ -135,9 +143,7 @@ class DoudizhuEngine:
         meta: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         record = GameRecord.from_state(state, base=base, seed=seed)
-        if meta is not None:
-            record = dataclasses.replace(record, meta=meta)
-        return record.to_json()
+        return dataclasses.replace(record, meta=meta).to_json()
 
     def record_from_deal(
         self,
@@ -156,16 +162,15 @@ class DoudizhuEngine:
             moves = [action_from_json(action) for _, action in actions]
         except NotationError as exc:
             raise RecordError(str(exc)) from exc
-        data: dict[str, Any] = {"format": FORMAT, "rules": options.to_dict(), "base": base}
-        if deal.get("coins") is not None:
-            data["coins"] = list(deal["coins"])
-        data.update(deals_to_json(expand_deals(deals, moves)))
-        data["actions"] = [{"seat": seat, **action} for seat, action in actions]
-        if seed is not None:
-            data["seed"] = seed
-        if meta is not None:
-            data["meta"] = dict(meta)
-        return data
+        return write_record(
+            format=FORMAT,
+            rules=options.to_dict(),
+            base=base,
+            position=position_json(deal.get("coins"), expand_deals(deals, moves)),
+            actions=actions,
+            seed=seed,
+            meta=meta,
+        )
 
     def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
         return GameRecord.from_json(data).replay()

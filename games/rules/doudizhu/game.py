@@ -49,6 +49,7 @@ from typing import Any, NamedTuple
 
 from ..cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards
 from ..errors import IllegalMoveError
+from ..history import LogNode, unwind
 from ..protocol import Phase, check_turn
 from .combos import Combo, beats
 from .movegen import Moves, legal_plays
@@ -83,8 +84,6 @@ __all__ = [
 
 DEAL_STEPS = 17
 SEATS = 3
-
-_LogNode = tuple[Any, int, Action]  # (previous node or None, seat, action)
 
 
 class Deal(NamedTuple):
@@ -165,7 +164,7 @@ class _Fields(NamedTuple):
     bombs: int  # bombs and rockets played
     plays_made: tuple[int, ...]  # plays by seat, for 春天 / 反春
     winner: int | None
-    log: _LogNode | None
+    log: LogNode[Action] | None
     log_length: int
 
 
@@ -388,13 +387,7 @@ class GameState(_Fields):
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every action so far, every deal's, oldest first, as (seat, action)."""
-        actions: list[tuple[int, Action]] = []
-        node = self.log
-        while node is not None:
-            node, seat, action = node
-            actions.append((seat, action))
-        actions.reverse()
-        return tuple(actions)
+        return unwind(self.log)
 
     @property
     def round_actions(self) -> tuple[tuple[int, Move], ...]:
@@ -587,7 +580,7 @@ class GameState(_Fields):
     def apply_text(self, seat: int, text: str) -> GameState:
         return self.apply(seat, parse_action(text))
 
-    def _after_bid(self, seat: int, bid: Bid, log: _LogNode, length: int) -> GameState:
+    def _after_bid(self, seat: int, bid: Bid, log: LogNode[Action], length: int) -> GameState:
         bids = (*self.bids, (seat, bid))
         stage, who = _bidding(self.first_bidder, bids, self._first_shower())
         if stage in ("call", "rob"):
@@ -624,7 +617,7 @@ class GameState(_Fields):
             log_length=length,
         )
 
-    def _after_pass(self, log: _LogNode, length: int) -> GameState:
+    def _after_pass(self, log: LogNode[Action], length: int) -> GameState:
         seat = self.to_move
         assert seat is not None and self.table is not None
         passes = self.passes + 1
@@ -636,7 +629,7 @@ class GameState(_Fields):
             to_move=self.table.seat, table=None, passes=0, log=log, log_length=length
         )
 
-    def _after_play(self, seat: int, play: Play, log: _LogNode, length: int) -> GameState:
+    def _after_play(self, seat: int, play: Play, log: LogNode[Action], length: int) -> GameState:
         assert play.combo is not None
         hands = list(self.hands)
         hands[seat] ^= play.mask

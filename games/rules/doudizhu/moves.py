@@ -1,5 +1,7 @@
 """The actions of 斗地主: small immutable values with a text and a JSON form that round-trip.
 
+The pass is every game's ``PASS`` (``games.rules.moves``); the others are 斗地主's own:
+
 ==============  ==========================  =========================================  ===========
 action          text                        JSON                                       phase
 ==============  ==========================  =========================================  ===========
@@ -28,6 +30,7 @@ from typing import Any, NamedTuple
 
 from ..cards import Card, cards_from_mask, format_cards, mask_of, parse_cards
 from ..errors import NotationError
+from ..moves import PASS, Pass
 from .combos import Combo, classify_mask
 
 __all__ = [
@@ -53,33 +56,6 @@ __all__ = [
 ]
 
 _tuple_new = tuple.__new__
-
-
-class Pass:
-    """不出. There is one instance, ``PASS``."""
-
-    __slots__ = ()
-    _instance: Pass | None = None
-
-    def __new__(cls) -> Pass:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __str__(self) -> str:
-        return "pass"
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
-        return (Pass, ())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"pass": True}
-
-
-PASS = Pass()
 
 
 class _PlayFields(NamedTuple):

@@ -16,8 +16,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card, parse_cards
-from ..errors import NotationError, RecordError, RulesError
+from ..cards import Card
+from ..errors import RecordError
+from ..records import (
+    decode_json,
+    load_json,
+    optional_seed,
+    read_actions,
+    read_cards,
+    read_head,
+    read_meta,
+    write_record,
+)
 from ..replay import ReplayError, ReplayResult, replay_actions
 from .game import DEAL_STEPS, Deal, GameState, deal_from_seed, deal_numbers
 from .moves import Action, action_from_json
@@ -32,6 +42,7 @@ __all__ = [
     "deals_from_json",
     "deals_to_json",
     "expand_deals",
+    "position_json",
 ]
 
 FORMAT = "doudizhu-record/1"
@@ -57,27 +68,12 @@ class GameRecord:
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
-        return cls.from_json(_decode(text))
+        return cls.from_json(decode_json(text))
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Validate a decoded record, with a message that says what is wrong and where."""
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        unknown = sorted(set(data) - _KEYS)
-        if unknown:
-            raise RecordError(f"unknown field(s) {', '.join(map(repr, unknown))} in the record")
-        if data.get("format") != FORMAT:
-            raise RecordError(f'"format" must be {FORMAT!r}, not {data.get("format")!r}')
-        if data.get("rules") is not None and not isinstance(data["rules"], dict):
-            raise RecordError('"rules": rules must be an object of option names and values')
-        try:
-            rules = DoudizhuRules.from_dict(data.get("rules"))
-        except RulesError as exc:
-            raise RecordError(f'"rules": {exc}') from exc
-        base = data.get("base")
-        if type(base) is not int or base < 1:
-            raise RecordError('"base" must be a positive whole number (the stake)')
+        rules, base = read_head(data, format=FORMAT, keys=_KEYS, rules=DoudizhuRules.from_dict)
         coins = data.get("coins")
         if coins is not None:
             if not (
@@ -91,14 +87,12 @@ class GameRecord:
         seed = data.get("seed")
         if seed is not None and seed != deals[0].seed:
             raise RecordError('"seed" must be the seed of the first deal')
-        meta = data.get("meta")
-        if meta is not None and not isinstance(meta, dict):
-            raise RecordError('"meta" must be an object')
+        meta = read_meta(data)
         return cls(
             rules=rules,
             base=base,
             deals=deals,
-            actions=_actions(data.get("actions")),
+            actions=read_actions(data.get("actions"), players=3, keys=_ACTION_KEYS, action=_action),
             coins=coins,
             seed=seed,
             meta=meta,
@@ -121,16 +115,15 @@ class GameRecord:
         )
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": FORMAT, "rules": self.rules.to_dict(), "base": self.base}
-        if self.coins is not None:
-            data["coins"] = list(self.coins)
-        data.update(deals_to_json(self.deals))
-        data["actions"] = [{"seat": seat, **action.to_json()} for seat, action in self.actions]
-        if self.seed is not None:
-            data["seed"] = self.seed
-        if self.meta is not None:
-            data["meta"] = dict(self.meta)
-        return data
+        return write_record(
+            format=FORMAT,
+            rules=self.rules.to_dict(),
+            base=self.base,
+            position=position_json(self.coins, self.deals),
+            actions=[(seat, action.to_json()) for seat, action in self.actions],
+            seed=self.seed,
+            meta=self.meta,
+        )
 
     def dumps(self) -> str:
         """The record as indented JSON, each action on a line of its own."""
@@ -164,6 +157,14 @@ def _one_line(match: re.Match[str]) -> str:
     return "{" + re.sub(r",\n\s+", ", ", match.group(1)) + "}"
 
 
+def position_json(coins: Sequence[int] | None, deals: Sequence[Deal]) -> dict[str, Any]:
+    """A record's starting position: the seats' ``"coins"`` when there are any, then the
+    deals (``deals_to_json``)."""
+    data: dict[str, Any] = {} if coins is None else {"coins": list(coins)}
+    data.update(deals_to_json(deals))
+    return data
+
+
 def deals_to_json(deals: Sequence[Deal]) -> dict[str, Any]:
     """``{"deals": [...]}``, and ``"next_seed"`` when the last deal has no seed of its own to
     draw a redeal from and it is not 0."""
@@ -180,8 +181,7 @@ def deals_from_json(value: Any, next_seed: Any = None) -> tuple[Deal, ...]:
     seeded deal is the one its seed draws."""
     if not isinstance(value, list) or not value:
         raise RecordError('"deals" must be a non-empty list of deals')
-    if next_seed is not None and (type(next_seed) is not int or next_seed < 0):
-        raise RecordError('"next_seed" must be a non-negative whole number')
+    next_seed = optional_seed(next_seed, '"next_seed"')
     deals: list[Deal] = []
     for index, item in enumerate(value):
         where = f'"deals"[{index}]'
@@ -190,9 +190,7 @@ def deals_from_json(value: Any, next_seed: Any = None) -> tuple[Deal, ...]:
         extra = sorted(set(item) - {"seed", "first_bidder", "hands", "bottom"})
         if extra:
             raise RecordError(f"{where} has unknown field(s) {', '.join(map(repr, extra))}")
-        seed = item.get("seed")
-        if seed is not None and (type(seed) is not int or seed < 0):
-            raise RecordError(f'{where}: "seed" must be a non-negative whole number')
+        seed = optional_seed(item.get("seed"), f'{where}: "seed"')
         first = item.get("first_bidder")
         if type(first) is not int or not 0 <= first <= 2:
             raise RecordError(f'{where}: "first_bidder" must be a seat from 0 to 2')
@@ -200,10 +198,10 @@ def deals_from_json(value: Any, next_seed: Any = None) -> tuple[Deal, ...]:
         if not isinstance(hands_value, list) or len(hands_value) != 3:
             raise RecordError(f'{where}: "hands" must be a list of 3 strings, one per seat')
         hands = tuple(
-            _cards(hand, f'{where}["hands"][{seat}]', DEAL_STEPS)
+            read_cards(hand, f'{where}["hands"][{seat}]', DEAL_STEPS)
             for seat, hand in enumerate(hands_value)
         )
-        bottom = _cards(item.get("bottom"), f'{where}["bottom"]', 3)
+        bottom = read_cards(item.get("bottom"), f'{where}["bottom"]', 3)
         seen: set[Card] = set()
         for card in (*hands[0], *hands[1], *hands[2], *bottom):
             if card in seen:
@@ -233,54 +231,5 @@ def expand_deals(deals: Sequence[Deal], actions: Sequence[Action]) -> tuple[Deal
     return tuple(out)
 
 
-def load_json(path: str | Path) -> Any:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path} is not UTF-8 text") from exc
-    return _decode(text)
-
-
-def _decode(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-
-
-def _cards(value: Any, where: str, count: int) -> tuple[Card, ...]:
-    if not isinstance(value, str):
-        raise RecordError(f'{where} must be a string of cards, like "3s Th BJ"')
-    try:
-        cards = parse_cards(value)
-    except NotationError as exc:
-        raise RecordError(f"{where}: {exc}") from exc
-    if len(cards) != count:
-        raise RecordError(f"{where} must hold {count} cards, not {len(cards)}")
-    return cards
-
-
-def _actions(value: Any) -> tuple[tuple[int, Action], ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise RecordError('"actions" must be a list')
-    actions = []
-    for index, item in enumerate(value):
-        where = f'"actions"[{index}]'
-        if not isinstance(item, dict):
-            raise RecordError(f"{where} must be an object")
-        extra = sorted(set(item) - _ACTION_KEYS)
-        if extra:
-            raise RecordError(f"{where} has unknown field(s) {', '.join(map(repr, extra))}")
-        seat = item.get("seat")
-        if type(seat) is not int or not 0 <= seat <= 2:
-            raise RecordError(f'{where}: "seat" must be a seat from 0 to 2')
-        try:
-            action = action_from_json({k: v for k, v in item.items() if k != "seat"})
-        except NotationError as exc:
-            raise RecordError(f"{where}: {exc}") from exc
-        actions.append((seat, action))
-    return tuple(actions)
+def _action(fields: dict[str, Any], where: str) -> Action:
+    return action_from_json(fields)

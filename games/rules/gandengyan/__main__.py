@@ -1,12 +1,4 @@
-import os
-import sys
-
+from ..cli import run_module
 from .cli import main
 
-try:
-    status = main(prog="python -m games.rules.gandengyan")
-    sys.stdout.flush()
-except BrokenPipeError:  # the reader went away (e.g. piped into head): not an error of ours
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    status = 0
-sys.exit(status)
+run_module(lambda: main(prog="python -m games.rules.gandengyan"))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..cards import format_cards
 from ..errors import NotationError
 from ..protocol import SettlementProtocol, check_turn, pay_one_winner
+from ..records import write_record
 from ..replay import ReplayResult
 from .game import GameState
 from .moves import PASS, Move, move_from_json
@@ -110,9 +111,7 @@ class GandengyanEngine:
         meta: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         record = GameRecord.from_state(state, base=base, seed=seed)
-        if meta is not None:
-            record = dataclasses.replace(record, meta=meta)
-        return record.to_json()
+        return dataclasses.replace(record, meta=meta).to_json()
 
     def record_from_deal(
         self,
@@ -125,20 +124,19 @@ class GandengyanEngine:
         meta: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """``GameRecord.to_json``'s fields and order, the deal's hands and stock as stored."""
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "rules": options.to_dict(),
-            "base": base,
-            "dealer": deal["dealer"],
-            "hands": list(deal["hands"]),
-            "stock": deal["stock"],
-            "actions": [{"seat": seat, **action} for seat, action in actions],
-        }
-        if seed is not None:
-            data["seed"] = seed
-        if meta is not None:
-            data["meta"] = dict(meta)
-        return data
+        return write_record(
+            format=FORMAT,
+            rules=options.to_dict(),
+            base=base,
+            position={
+                "dealer": deal["dealer"],
+                "hands": list(deal["hands"]),
+                "stock": deal["stock"],
+            },
+            actions=actions,
+            seed=seed,
+            meta=meta,
+        )
 
     def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
         return GameRecord.from_json(data).replay()

@@ -30,6 +30,7 @@ from ..cards import (
     parse_cards,
 )
 from ..errors import AmbiguousPlayError, IllegalMoveError
+from ..history import LogNode, unwind
 from ..protocol import Phase
 from .combos import SINGLE, Combo, beats, interpretations, next_rank
 from .movegen import follow_plays, lead_plays
@@ -40,9 +41,6 @@ __all__ = ["GameState", "Phase", "TablePlay", "deal_from_seed"]
 
 _SINGLE_JOKER_MASKS = (BLACK_JOKER.bit, RED_JOKER.bit)
 _AMBIGUOUS = "these cards can be played in more than one way"
-
-
-_LogNode = tuple[Any, int, Move]  # (previous node or None, seat, move)
 
 
 class TablePlay(NamedTuple):
@@ -110,7 +108,7 @@ class _Fields(NamedTuple):
     winner: int | None
     # The actions so far as a persistent linked list, newest first: (previous, seat, move). Each
     # apply() adds one node in O(1); ``history`` turns it into a tuple when asked.
-    log: _LogNode | None
+    log: LogNode[Move] | None
     log_length: int
     round_start: int  # how many actions came before this round
 
@@ -226,26 +224,13 @@ class GameState(_Fields):
     @property
     def history(self) -> tuple[tuple[int, Move], ...]:
         """Every action so far, oldest first, as (seat, move)."""
-        actions: list[tuple[int, Move]] = []
-        node = self.log
-        while node is not None:
-            node, seat, move = node
-            actions.append((seat, move))
-        actions.reverse()
-        return tuple(actions)
+        return unwind(self.log)
 
     @property
     def round_actions(self) -> tuple[tuple[int, Move], ...]:
         """The actions of the current round, oldest first, as (seat, move): the newest part of
         ``history``, read without walking the rest."""
-        actions: list[tuple[int, Move]] = []
-        node = self.log
-        for _ in range(self.log_length - self.round_start):
-            assert node is not None
-            node, seat, move = node
-            actions.append((seat, move))
-        actions.reverse()
-        return tuple(actions)
+        return unwind(self.log, self.log_length - self.round_start)
 
     @property
     def leader(self) -> int | None:

@@ -1,4 +1,5 @@
-"""Moves of the climbing games: a pass, or a play of cards with the combination it means.
+"""干瞪眼's moves: a pass (every game's ``PASS``, from ``games.rules.moves``), or a play of
+cards with the combination it means.
 
 A move is a small immutable value whose text form round-trips:
 
@@ -21,36 +22,10 @@ from typing import NamedTuple
 
 from ..cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards, parse_ranks
 from ..errors import NotationError
+from ..moves import PASS, Pass
 from .combos import Combo, combo_from_ranks, interpretations
 
 __all__ = ["PASS", "Move", "Pass", "Play", "move_from_json", "parse_move"]
-
-
-class Pass:
-    """Passing (不出). There is one instance, ``PASS``."""
-
-    __slots__ = ()
-    _instance: Pass | None = None
-
-    def __new__(cls) -> Pass:
-        if cls._instance is None:
-            cls._instance = object.__new__(cls)
-        return cls._instance
-
-    def __str__(self) -> str:
-        return "pass"
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
-        return (Pass, ())
-
-    def to_json(self) -> dict[str, object]:
-        return {"pass": True}
-
-
-PASS = Pass()
 
 
 class _PlayFields(NamedTuple):

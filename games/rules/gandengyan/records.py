@@ -13,18 +13,29 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cards import Card, format_cards, parse_cards
-from ..errors import NotationError, RecordError
+from ..cards import Card, format_cards
+from ..errors import RecordError
+from ..records import (
+    decode_json,
+    load_json,
+    optional_seed,
+    read_actions,
+    read_cards,
+    read_head,
+    read_meta,
+    write_record,
+)
 from ..replay import ReplayError, ReplayResult, replay_actions
 from .game import GameState, deal_from_seed
 from .moves import Move, Play, move_from_json
-from .options import GandengyanRules, RulesError
+from .options import GandengyanRules
 from .settlement import Settlement, settle
 
 __all__ = ["FORMAT", "Action", "GameRecord", "ReplayError", "ReplayResult", "action_json"]
 
 FORMAT = "gandengyan-record/1"
 _KEYS = {"format", "rules", "base", "dealer", "hands", "stock", "actions", "seed", "meta"}
+_ACTION_KEYS = {"seat", "play", "pass", "as"}
 
 
 def action_json(move: Move) -> dict[str, Any]:
@@ -63,68 +74,42 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"{path} is not UTF-8 text") from exc
-        return cls.loads(text)
+        return cls.from_json(load_json(path))
 
     @classmethod
     def loads(cls, text: str) -> GameRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(
-                f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-            ) from exc
-        return cls.from_json(data)
+        return cls.from_json(decode_json(text))
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Validate a decoded record, with a message that says what is wrong and where."""
-        if not isinstance(data, dict):
-            raise RecordError("a record is a JSON object")
-        unknown = sorted(set(data) - _KEYS)
-        if unknown:
-            raise RecordError(f"unknown field(s) {', '.join(map(repr, unknown))} in the record")
-        if data.get("format") != FORMAT:
-            raise RecordError(f'"format" must be {FORMAT!r}, not {data.get("format")!r}')
-        if data.get("rules") is not None and not isinstance(data["rules"], dict):
-            raise RecordError('"rules": rules must be an object of option names and values')
-        try:
-            rules = GandengyanRules.from_dict(data.get("rules"))
-        except RulesError as exc:
-            raise RecordError(f'"rules": {exc}') from exc
-        base = data.get("base")
-        if type(base) is not int or base < 1:
-            raise RecordError('"base" must be a positive whole number (the stake)')
+        rules, base = read_head(data, format=FORMAT, keys=_KEYS, rules=GandengyanRules.from_dict)
         dealer = data.get("dealer")
         if type(dealer) is not int or not 0 <= dealer < rules.players:
             raise RecordError(f'"dealer" must be a seat from 0 to {rules.players - 1}')
         hands = _hands(data.get("hands"), rules.players)
-        stock = _cards_field(data.get("stock"), '"stock"')
+        stock = read_cards(data.get("stock"), '"stock"')
         _check_distinct(hands, stock)
-        seed = data.get("seed")
+        seed = optional_seed(data.get("seed"), '"seed"')
         if seed is not None:
-            if type(seed) is not int or seed < 0:
-                raise RecordError('"seed" must be a non-negative whole number')
             dealt_hands, dealt_stock, _ = deal_from_seed(seed, rules, dealer)
             if [sorted(h) for h in dealt_hands] != [
                 sorted(h) for h in hands
             ] or dealt_stock != stock:
                 raise RecordError('the hands and stock are not the deal of "seed"')
-        meta = data.get("meta")
-        if meta is not None and not isinstance(meta, dict):
-            raise RecordError('"meta" must be an object')
+        meta = read_meta(data)
         record = cls(
             rules=rules,
             base=base,
             dealer=dealer,
             hands=hands,
             stock=stock,
-            actions=_actions(data.get("actions"), rules.players),
+            actions=tuple(
+                Action(seat, move)
+                for seat, move in read_actions(
+                    data.get("actions"), players=rules.players, keys=_ACTION_KEYS, action=_move
+                )
+            ),
             seed=seed,
             meta=meta,
         )
@@ -150,20 +135,19 @@ class GameRecord:
         )
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "format": FORMAT,
-            "rules": self.rules.to_dict(),
-            "base": self.base,
-            "dealer": self.dealer,
-            "hands": [format_cards(hand) for hand in self.hands],
-            "stock": " ".join(str(card) for card in self.stock),
-            "actions": [action.to_json() for action in self.actions],
-        }
-        if self.seed is not None:
-            data["seed"] = self.seed
-        if self.meta is not None:
-            data["meta"] = dict(self.meta)
-        return data
+        return write_record(
+            format=FORMAT,
+            rules=self.rules.to_dict(),
+            base=self.base,
+            position={
+                "dealer": self.dealer,
+                "hands": [format_cards(hand) for hand in self.hands],
+                "stock": " ".join(str(card) for card in self.stock),
+            },
+            actions=[(action.seat, action_json(action.move)) for action in self.actions],
+            seed=self.seed,
+            meta=self.meta,
+        )
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
@@ -185,21 +169,12 @@ class GameRecord:
         )
 
 
-def _cards_field(value: Any, where: str) -> tuple[Card, ...]:
-    if not isinstance(value, str):
-        raise RecordError(f'{where} must be a string of cards, like "3s Th BJ"')
-    try:
-        return parse_cards(value)
-    except NotationError as exc:
-        raise RecordError(f"{where}: {exc}") from exc
-
-
 def _hands(value: Any, players: int) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list) or len(value) != players:
         raise RecordError(f'"hands" must be a list of {players} strings, one per seat')
     # A hand is a set: kept in canonical order, whatever order it was written in.
     hands = tuple(
-        tuple(sorted(_cards_field(hand, f'"hands"[{seat}]'))) for seat, hand in enumerate(value)
+        tuple(sorted(read_cards(hand, f'"hands"[{seat}]'))) for seat, hand in enumerate(value)
     )
     for seat, hand in enumerate(hands):
         if not hand:
@@ -216,27 +191,7 @@ def _check_distinct(hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> N
             seen.add(card)
 
 
-def _actions(value: Any, players: int) -> tuple[Action, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise RecordError('"actions" must be a list')
-    actions = []
-    for index, item in enumerate(value):
-        where = f'"actions"[{index}]'
-        if not isinstance(item, dict):
-            raise RecordError(f"{where} must be an object")
-        extra = sorted(set(item) - {"seat", "play", "pass", "as"})
-        if extra:
-            raise RecordError(f"{where} has unknown field(s) {', '.join(map(repr, extra))}")
-        seat = item.get("seat")
-        if type(seat) is not int or not 0 <= seat < players:
-            raise RecordError(f'{where}: "seat" must be a seat from 0 to {players - 1}')
-        if ("play" in item) == ("pass" in item):
-            raise RecordError(f'{where} must have either "play" or "pass": true')
-        try:
-            move = move_from_json({k: v for k, v in item.items() if k != "seat"})
-        except NotationError as exc:
-            raise RecordError(f"{where}: {exc}") from exc
-        actions.append(Action(seat, move))
-    return tuple(actions)
+def _move(fields: dict[str, Any], where: str) -> Move:
+    if ("play" in fields) == ("pass" in fields):
+        raise RecordError(f'{where} must have either "play" or "pass": true')
+    return move_from_json(fields)

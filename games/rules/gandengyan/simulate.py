@@ -1,19 +1,19 @@
 """Seeded random playouts: the engine's benchmark and a soak test of its invariants.
 
 Each game is dealt from its own seed and played to the end by players that pick uniformly among
-``legal_moves()``. The timings cover the whole public API (``legal_moves`` + ``apply``); the
-``legal_moves`` calls are also timed one by one for their median.
+``legal_moves()`` (``games.rules.simulate``). The timings cover the whole public API
+(``legal_moves`` + ``apply``); the ``legal_moves`` calls are also timed one by one for their
+median.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import statistics
-import time
 from typing import Any
 
 from ..cards import CARDS
+from ..simulate import Playouts, median_legal_us, play_random_games
 from .game import GameState
 from .moves import Play
 from .settlement import settle
@@ -22,35 +22,16 @@ __all__ = ["SimulationReport", "follow_benchmark", "simulate"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class SimulationReport:
-    games: int
-    seconds: float
-    actions: int
-    legal_calls: int
-    legal_seconds: float
-    legal_median_us: float
+class SimulationReport(Playouts):
     bombs: int
     rockets: int
     stock_ran_out: int
     wins_by_seat: tuple[int, ...]
     follow20_median_us: float | None
 
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds else 0.0
-
-    @property
-    def legal_calls_per_second(self) -> float:
-        return self.legal_calls / self.legal_seconds if self.legal_seconds else 0.0
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "games": self.games,
-            "seconds": round(self.seconds, 4),
-            "games_per_second": round(self.games_per_second, 1),
-            "legal_calls": self.legal_calls,
-            "legal_calls_per_second": round(self.legal_calls_per_second, 1),
-            "legal_median_us": round(self.legal_median_us, 2),
+            **self.timing_json(),
             "follow20_median_us": (
                 None if self.follow20_median_us is None else round(self.follow20_median_us, 2)
             ),
@@ -64,12 +45,7 @@ class SimulationReport:
 
     def to_text(self) -> str:
         data = self.to_json()
-        lines = [
-            f"games                {data['games']} in {data['seconds']} s",
-            f"games per second     {data['games_per_second']}",
-            f"legal_moves() calls  {data['legal_calls']}, "
-            f"{data['legal_calls_per_second']} per second, median {data['legal_median_us']} us",
-        ]
+        lines = self.timing_lines()
         if self.follow20_median_us is not None:
             lines.append(
                 f"legal_moves(), 20-card hand following a play: median "
@@ -87,21 +63,12 @@ class SimulationReport:
 
 def simulate(games: int, seed: int, *, follow20: int = 0) -> SimulationReport:
     """Play ``games`` random games; game ``i`` is dealt from seed ``seed + i``."""
-    pick = random.Random(seed).random
-    perf = time.perf_counter
-    legal_times: list[float] = []
-    actions = bombs = rockets = ran_out = 0
+    bombs = rockets = ran_out = 0
     wins = [0, 0, 0]
-    started = perf()
-    for i in range(games):
-        state = GameState.deal(seed + i)
-        while (seat := state.to_move) is not None:
-            before = perf()
-            moves = state.legal_moves()
-            legal_times.append(perf() - before)
-            move = moves[int(pick() * len(moves))]
-            state = state.apply(seat, move)
-            actions += 1
+
+    def finish(state: GameState) -> None:
+        nonlocal bombs, rockets, ran_out
+        for _, move in state.history:
             if isinstance(move, Play) and move.combo is not None and move.combo.bomb_class:
                 bombs += 1
                 rockets += move.combo.bomb_class == 3
@@ -110,20 +77,15 @@ def simulate(games: int, seed: int, *, follow20: int = 0) -> SimulationReport:
         ran_out += state.stock_count == 0
         settlement = settle(state, base=1)
         assert sum(settlement.payments) == 0
-    seconds = perf() - started
-    follow_median = follow_benchmark(follow20, seed) if follow20 else None
+
+    playouts = play_random_games(games, seed, GameState.deal, finish)
     return SimulationReport(
-        games=games,
-        seconds=seconds,
-        actions=actions,
-        legal_calls=len(legal_times),
-        legal_seconds=sum(legal_times),
-        legal_median_us=statistics.median(legal_times) * 1e6 if legal_times else 0.0,
+        **dataclasses.asdict(playouts),
         bombs=bombs,
         rockets=rockets,
         stock_ran_out=ran_out,
         wins_by_seat=tuple(wins),
-        follow20_median_us=follow_median,
+        follow20_median_us=follow_benchmark(follow20, seed) if follow20 else None,
     )
 
 
@@ -162,23 +124,9 @@ def lead_positions(count: int, seed: int, hand_size: int = 20) -> list[GameState
 
 def follow_benchmark(count: int, seed: int, repeats: int = 5) -> float:
     """Median microseconds of ``legal_moves()`` over ``count`` 20-card following positions."""
-    return _median_legal_time(follow_positions(count, seed), repeats)
+    return median_legal_us(follow_positions(count, seed), repeats)
 
 
 def lead_benchmark(count: int, seed: int, repeats: int = 5) -> float:
     """Median microseconds of ``legal_moves()`` over ``count`` 20-card leading positions."""
-    return _median_legal_time(lead_positions(count, seed), repeats)
-
-
-def _median_legal_time(positions: list[GameState], repeats: int) -> float:
-    """Each position timed ``repeats`` times, its fastest kept (the least disturbed by noise)."""
-    perf = time.perf_counter
-    samples = []
-    for state in positions:
-        best = float("inf")
-        for _ in range(repeats):
-            before = perf()
-            state.legal_moves()
-            best = min(best, perf() - before)
-        samples.append(best)
-    return statistics.median(samples) * 1e6
+    return median_legal_us(lead_positions(count, seed), repeats)
