@@ -27,7 +27,7 @@ from games.rules import RulesError
 from . import selectors, services
 from .engines import engine_for
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
-from .presentation import game_templates
+from .presentation import game_templates, presentation_for
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -289,7 +289,7 @@ class GameAdmin(admin.ModelAdmin):
             raise PermissionDenied
         players = selectors.game_players(game=game)
         replay = selectors.game_replay_steps(game=game) if game.is_over else None
-        context = {
+        context: dict[str, Any] = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "original": game,
@@ -301,9 +301,29 @@ class GameAdmin(admin.ModelAdmin):
             else json.dumps(replay.record, ensure_ascii=False, indent=2),
             "has_view_permission": True,
             "title": gettext("Replay of %(game)s") % {"game": game},
+            **_replay_position(request, replay),
         }
+        presentation_for(game.game).replay_page(context)
         templates = game_templates(game.game, "admin/games/game/replay.html", folder="admin/games")
         return TemplateResponse(request, templates, context)
+
+
+def _replay_position(request: HttpRequest, replay: selectors.Replay | None) -> dict[str, Any]:
+    """The step staff look at (``?step=N``, the deal when absent or out of range) and the numbers
+    of the steps before and after it (None at either end)."""
+    if replay is None or not replay.steps:
+        return {"step": None, "step_before": None, "step_after": None}
+    try:
+        number = int(request.GET.get("step", "0"))
+    except ValueError:
+        number = 0
+    last = len(replay.steps) - 1
+    number = min(max(number, 0), last)
+    return {
+        "step": replay.steps[number],
+        "step_before": number - 1 if number > 0 else None,
+        "step_after": number + 1 if number < last else None,
+    }
 
 
 # Disputes ----------------------------------------------------------------------------------------

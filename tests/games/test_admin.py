@@ -331,3 +331,24 @@ def test_a_game_from_a_position_shows_in_the_admin(admin_client: Client, finishe
     response = admin_client.get(f"/admin/games/game/{finished.pk}/replay/")
     assert response.status_code == 200
     assert response.context["replay"].ok
+
+
+def test_the_replay_is_stepped_through_by_its_address(admin_client: Client, seeded: Game) -> None:
+    url = f"/admin/games/game/{seeded.pk}/replay/"
+    steps = len(admin_client.get(url).context["replay"].steps)
+    for asked, shown, before, after in [
+        (None, 0, None, 1),
+        ("3", 3, 2, 4),
+        (str(steps - 1), steps - 1, steps - 2, None),
+        ("9999", steps - 1, steps - 2, None),
+        ("-4", 0, None, 1),
+        ("three", 0, None, 1),
+    ]:
+        response = admin_client.get(url, {} if asked is None else {"step": asked})
+        assert response.status_code == 200
+        context = response.context
+        assert (context["step"].number, context["step_before"], context["step_after"]) == (
+            shown,
+            before,
+            after,
+        ), asked
