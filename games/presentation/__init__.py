@@ -28,6 +28,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -150,6 +151,14 @@ class Presentation:
             move = intent.get("move")
             return move if isinstance(move, dict) and move else None
         return None
+
+    # The room's rules in the admin -------------------------------------------------------------
+
+    def room_rules_fields(self) -> dict[str, forms.Field]:
+        """The options of a room's ``rules`` that staff set with a form field of their own in
+        the admin, by option name: a fresh form field each, whose empty value (None) leaves the
+        option at the standard game's. The rest of the options stay in the rules' JSON."""
+        return {}
 
     # The game page and the admin's replay ------------------------------------------------------
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django import forms
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bots import choose_for
 from games.rules import parse_cards
@@ -435,6 +436,21 @@ class DoudizhuPresentation(Presentation):
             "dealt_by_the_clock": _("The table deals the cards."),
         }
         return messages.get(code)
+
+    def room_rules_fields(self) -> dict[str, forms.Field]:
+        """The room's 加倍 threshold (``double_threshold``, §4)."""
+        return {
+            "double_threshold": forms.IntegerField(
+                label=gettext_lazy("Doubling threshold (coins)"),
+                min_value=0,
+                required=False,
+                help_text=gettext_lazy(
+                    "A farmer may double only when both they and the landlord have more "
+                    "coins than this, the landlord only when all three players have. Empty: "
+                    "anyone may double."
+                ),
+            )
+        }
 
     # The game page and the admin's replay -----------------------------------------------------
 
