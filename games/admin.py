@@ -27,7 +27,7 @@ from games.rules import RulesError
 from . import selectors, services
 from .engines import engine_for
 from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
-from .presentation import game_templates
+from .presentation import game_templates, presentation_for
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -39,6 +39,13 @@ HIDDEN_WHILE_PLAYING = _("Hidden until the game is over.")
 
 
 class RoomAdminForm(forms.ModelForm):
+    """A room, its rules checked by its game's engine. The options that the game's presentation
+    gives a field of their own (``room_rules_fields``) are set there, the rest in the rules'
+    JSON; ``RoomAdmin`` adds those fields to the form of a room of that game."""
+
+    #: The names of the rules options with a field of their own on this form.
+    option_fields: tuple[str, ...] = ()
+
     class Meta:
         model = Room
         fields = [
@@ -54,9 +61,18 @@ class RoomAdminForm(forms.ModelForm):
             "position",
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules = self.instance.rules if isinstance(self.instance.rules, dict) else {}
+        if self.option_fields:
+            for name in self.option_fields:
+                self.initial.setdefault(name, rules.get(name))
+            self.initial["rules"] = {
+                name: value for name, value in rules.items() if name not in self.option_fields
+            }
+
     def clean_rules(self) -> dict[str, Any]:
-        """The rules must be options the room's game can play; kept as the options that
-        differ."""
+        """The rules' JSON: an object, without the options that have a field of their own."""
         value = self.cleaned_data.get("rules")
         if value in (None, ""):
             return {}
@@ -65,19 +81,44 @@ class RoomAdminForm(forms.ModelForm):
                 _("The rules are a JSON object of option names and values, like {}."),
                 code="invalid",
             )
+        own = [name for name in value if name in self.option_fields]
+        if own:
+            raise ValidationError(
+                _("Set %(names)s with its own field on this page, not in the rules."),
+                code="own_field",
+                params={"names": ", ".join(own)},
+            )
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        """The options of their own fields join the rules' JSON, and the room's game must be
+        able to play them: kept as the options that differ from its standard game."""
+        cleaned: dict[str, Any] = super().clean() or {}
+        rules = cleaned.get("rules")
+        if rules is None or any(name in self.errors for name in self.option_fields):
+            return cleaned
+        rules = dict(rules)
+        for name in self.option_fields:
+            if cleaned.get(name) is not None:
+                rules[name] = cleaned[name]
         try:
             engine = engine_for(self.instance.game)
         except LookupError:
-            return value  # the room's checks say that its game is not installed
+            return cleaned  # the room's checks say that its game is not installed
         try:
-            options = engine.options_from_json(value)
+            options = engine.options_from_json(rules)
         except RulesError as exc:
-            raise ValidationError(
-                _("These rules cannot be played: %(error)s"),
-                code="invalid",
-                params={"error": str(exc)},
-            ) from exc
-        return engine.options_to_json(options)
+            self.add_error(
+                "rules",
+                ValidationError(
+                    _("These rules cannot be played: %(error)s"),
+                    code="invalid",
+                    params={"error": str(exc)},
+                ),
+            )
+            return cleaned
+        cleaned["rules"] = engine.options_to_json(options)
+        return cleaned
 
 
 @admin.register(Room)
@@ -102,6 +143,35 @@ class RoomAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Room | None = None) -> tuple[str, ...]:
         # The code is in the room's address; it is chosen once.
         return ("code",) if obj is not None else ()
+
+    def get_form(
+        self, request: HttpRequest, obj: Room | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm]:
+        """The room's form, with a field for each rules option its game's presentation gives
+        one (``room_rules_fields``)."""
+        own = _room_rules_fields(obj)
+        if own:
+            attrs: dict[str, Any] = {**own, "option_fields": tuple(own)}
+            kwargs["form"] = type(self.form.__name__, (self.form,), attrs)
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Room | None = None) -> list[Any]:
+        """The fields in their order, the rules options of their own just after the rules."""
+        own = list(_room_rules_fields(obj))
+        fields = [name for name in super().get_fields(request, obj) if name not in own]
+        at = fields.index("rules") + 1 if "rules" in fields else len(fields)
+        return fields[:at] + own + fields[at:]
+
+
+def _room_rules_fields(room: Room | None) -> dict[str, forms.Field]:
+    """The rules options of the room's game (a new room's: the default game) with a field of
+    their own; none for a game that is not installed."""
+    game = room.game if room is not None else Room._meta.get_field("game").get_default()
+    try:
+        engine_for(game)
+    except LookupError:
+        return {}
+    return presentation_for(game).room_rules_fields()
 
 
 class SeatInline(admin.TabularInline):
@@ -289,7 +359,7 @@ class GameAdmin(admin.ModelAdmin):
             raise PermissionDenied
         players = selectors.game_players(game=game)
         replay = selectors.game_replay_steps(game=game) if game.is_over else None
-        context = {
+        context: dict[str, Any] = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "original": game,
@@ -301,9 +371,29 @@ class GameAdmin(admin.ModelAdmin):
             else json.dumps(replay.record, ensure_ascii=False, indent=2),
             "has_view_permission": True,
             "title": gettext("Replay of %(game)s") % {"game": game},
+            **_replay_position(request, replay),
         }
+        presentation_for(game.game).replay_page(context)
         templates = game_templates(game.game, "admin/games/game/replay.html", folder="admin/games")
         return TemplateResponse(request, templates, context)
+
+
+def _replay_position(request: HttpRequest, replay: selectors.Replay | None) -> dict[str, Any]:
+    """The step staff look at (``?step=N``, the deal when absent or out of range) and the numbers
+    of the steps before and after it (None at either end)."""
+    if replay is None or not replay.steps:
+        return {"step": None, "step_before": None, "step_after": None}
+    try:
+        number = int(request.GET.get("step", "0"))
+    except ValueError:
+        number = 0
+    last = len(replay.steps) - 1
+    number = min(max(number, 0), last)
+    return {
+        "step": replay.steps[number],
+        "step_before": number - 1 if number > 0 else None,
+        "step_after": number + 1 if number < last else None,
+    }
 
 
 # Disputes ----------------------------------------------------------------------------------------

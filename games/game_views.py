@@ -43,6 +43,19 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
 
 
 @login_required
+def game_record_download(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """The game's record in its engine's format, as a file, once the game is over: it holds
+    the starting hands and the seed, which stay secret while it is played."""
+    game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
+    if game is None or not game.is_over:
+        raise Http404
+    text = json.dumps(selectors.game_record(game=game), ensure_ascii=False, indent=2) + "\n"
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{game.game}-game-{game.pk}.json"'
+    return response
+
+
+@login_required
 @require_POST
 def dispute_open(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
@@ -69,6 +82,7 @@ def _render_detail(
     my_seat = next((p.seat for p in players if p.user_id == request.user.pk), None)
     over = game.is_over
     state = selectors.game_state(game=game)
+    presentation = presentation_for(game.game)
     seats = []
     for player in players:
         seats.append(
@@ -78,7 +92,7 @@ def _render_detail(
                 "name": player.user.get_username() if player.user else _("Bot"),
                 "is_bot": player.is_bot,
                 "is_you": player.seat == my_seat,
-                "is_dealer": player.seat == game.dealer,
+                "is_dealer": presentation.marks_dealer and player.seat == game.dealer,
                 "is_winner": player.seat == game.winner,
                 "is_to_move": player.seat == state.to_move,
                 # Hands are shown only after the end; until then a player sees only their own.
@@ -119,6 +133,6 @@ def _render_detail(
         "form": form if my_seat is not None and (over or form.errors) else None,
         "my_disputes": my_disputes,
     }
-    presentation_for(game.game).game_page(context)
+    presentation.game_page(context)
     templates = game_templates(game.game, "games/game_detail.html", folder="games")
     return render(request, templates, context, status=status)

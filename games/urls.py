@@ -14,5 +14,6 @@ urlpatterns = [
     path("tables/<int:table_id>/leave/", table_views.table_leave, name="table_leave"),
     path("join/<str:code>/", table_views.table_join, name="table_join"),
     path("games/<int:game_id>/", game_views.game_detail, name="game"),
+    path("games/<int:game_id>/record.json", game_views.game_record_download, name="game_record"),
     path("games/<int:game_id>/dispute/", game_views.dispute_open, name="dispute_open"),
 ]

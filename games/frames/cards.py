@@ -110,3 +110,20 @@ def _card_html(code: str, language: str, in_hand: bool) -> str:
 def card_faces(cards: str) -> list[CardFace]:
     """The faces of cards in notation (``"Ts 5h BJ"``), in the order given."""
     return [card_face(code) for code in cards.split()]
+
+
+def card_chips_html(cards: str) -> SafeString:
+    """Cards in notation as small chips for the pages about a game (its page, the admin's
+    replay), in the order given: each ``<span class="card-chip">`` with the card's code as its
+    title, red suits and jokers marked."""
+    language = translation.get_language() or ""
+    return mark_safe("".join(_chip_html(code, language) for code in cards.split()))
+
+
+@functools.lru_cache(maxsize=512)
+def _chip_html(code: str, language: str) -> str:
+    """One chip, built once per language (a joker's chip is its name)."""
+    face = card_face(code)
+    classes = "card-chip" + (" red" if face.red else "") + (" joker" if face.joker else "")
+    text = face.label if face.joker else f"{face.rank}{face.suit}"
+    return format_html('<span class="{}" title="{}">{}</span>', classes, face.code, text)

@@ -13,8 +13,8 @@ may replace the platform's ``prompt_slot``.
 
 On the game page and the replay, the platform gives the game's templates (picked by its key:
 ``games/<key>/game_detail.html``, ``admin/games/<key>/replay.html``, each extending the generic
-page, which they fall back to) the engine's views and each action's JSON; ``replay_step`` and
-``game_page`` add what those templates need beyond them.
+page, which they fall back to) the engine's views and each action's JSON; ``replay_step``,
+``replay_page`` and ``game_page`` add what those templates need beyond them.
 
 ``settings.GAME_PRESENTATIONS`` names the presentation of a game by its key, where the game
 needs Python to look right; any other game is shown by ``Presentation`` itself, from its
@@ -28,6 +28,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -165,6 +166,14 @@ class Presentation:
             return move if isinstance(move, dict) and move else None
         return None
 
+    # The room's rules in the admin -------------------------------------------------------------
+
+    def room_rules_fields(self) -> dict[str, forms.Field]:
+        """The options of a room's ``rules`` that staff set with a form field of their own in
+        the admin, by option name: a fresh form field each, whose empty value (None) leaves the
+        option at the standard game's. The rest of the options stay in the rules' JSON."""
+        return {}
+
     # The game page and the admin's replay ------------------------------------------------------
 
     def replay_step(
@@ -179,6 +188,13 @@ class Presentation:
         action: from the action's JSON (None: the deal), every seat's view after it, the public
         view after it, and every seat's view before it (None for the deal)."""
         return {}
+
+    def replay_page(self, context: dict[str, Any]) -> None:
+        """Add to the admin's replay page's context what the game's template shows beyond its
+        steps (``replay``: None until the game is over, else its ``record``, ``steps`` and the
+        engine's ``settlement``; ``players``: the game's players by seat; ``step``: the step
+        staff look at)."""
+        return None
 
     def game_page(self, context: dict[str, Any]) -> None:
         """Add to the game page's context what the game's template shows (``seats``: each with

@@ -9,6 +9,7 @@ from accounts.services import wallet_create
 from games import selectors, services
 from games.models import Game, Room, Table
 from tests.e2e import browser
+from tests.games.helpers import play_doudizhu
 
 
 def finished_game(player: User, *, seed: int) -> Game:
@@ -37,5 +38,26 @@ def _play_to_the_end(player: User, *, seed: int) -> Game:
         services.game_act(game=game, seat=state.to_move, action=dict(move.to_json()))
         state = state.apply(state.to_move, move)
     game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.settled_at is not None
+    return game
+
+
+def finished_doudizhu_game(player: User, *, seed: int) -> Game:
+    """A game of 斗地主's 新手场 that ``player`` played to the end against two other people,
+    through every stage: a deal thrown in after three 不叫, 明牌, 抢地主, 加倍, the play
+    (``tests.games.helpers.play_doudizhu``). The class that uses it gives the deal's clock
+    (``DEAL_STAGE_SECONDS``) time enough that the live server's runner never deals meanwhile."""
+    return browser.off_the_loop(_play_doudizhu_to_the_end, player, seed=seed)
+
+
+def _play_doudizhu_to_the_end(player: User, *, seed: int) -> Game:
+    opponents = []
+    for name in ("dizhu-a", "dizhu-b"):
+        user = User.objects.create_user(username=f"{name}-{seed}")
+        wallet_create(user=user)
+        opponents.append(user)
+    table = Table.objects.create(room=Room.objects.get(code="ddz-novice"))
+    game = services.game_start(table=table, players=[player, *opponents], seed=seed)
+    play_doudizhu(game)
     assert game.status == Game.Status.FINISHED and game.settled_at is not None
     return game

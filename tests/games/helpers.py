@@ -11,8 +11,11 @@ from django.utils import timezone
 from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
+from games.bots import choose_for
 from games.models import Game, GameEvent, GamePlayer, Room, Table
-from games.rules import format_cards, parse_cards
+from games.rules import Phase, format_cards, parse_cards
+from games.rules.doudizhu import CALL, DOUBLE, NO_CALL, NO_DOUBLE, NO_ROB, ROB, SHOW, DealOn
+from games.rules.doudizhu import ENGINE as DOUDIZHU
 from games.rules.gandengyan import PASS, GandengyanRules, Move
 
 
@@ -179,3 +182,82 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "payments": [-6400, -12800, 19200],
     },
 }
+
+
+def doudizhu_room(*, code: str = "ddz", base: int = 50, threshold: int | None = None) -> Room:
+    """A room of 斗地主, with the doubling threshold ``threshold`` (None: the standard game)."""
+    room = make_room(
+        code=code, base=base, rules={} if threshold is None else {"double_threshold": threshold}
+    )
+    room.game = DOUDIZHU.key
+    room.full_clean()
+    room.save(update_fields=["game"])
+    return room
+
+
+def play_doudizhu(
+    game: Game,
+    *,
+    redeal: bool = True,
+    show: bool = True,
+    rob: bool = True,
+    double: bool = True,
+    until: Any = None,
+) -> list[GameEvent]:
+    """Play a game of 斗地主 through ``game_act``, every stage of it: with ``redeal`` the first
+    deal is dealt out and all three say 不叫 (the cards are dealt again); with ``show`` a seat
+    declares 明牌 while the second deal is out (×4) and the landlord after taking the bottom
+    (×2, not counted: the largest counts); with ``rob`` the seat after the caller robs; with
+    ``double`` the landlord and the first farmer double. The play is the bot's. ``until``: a
+    function of the state that stops the game before the action made in the state it accepts.
+    """
+    events: list[GameEvent] = []
+
+    def act(seat: int, action: Any) -> None:
+        events.append(
+            services.game_act(game=game, seat=seat, action=DOUDIZHU.action_to_json(action))
+        )
+
+    policy = DOUDIZHU.bot_policy()
+    deals, robbed, doubled = 0, False, False
+    shown_while_dealt = not show
+    state = selectors.game_state(game=game)
+    while not state.is_terminal:
+        if until is not None and until(state):
+            break
+        seat = state.to_move
+        assert seat is not None
+        phase = state.phase
+        if phase is Phase.DEAL:
+            if state.dealt == 8 and not shown_while_dealt and (deals or not redeal):
+                shown_while_dealt = True
+                act((seat + 1) % 3, SHOW)
+            else:
+                act(seat, DealOn(8 if state.dealt < 8 else 17))
+        elif phase is Phase.BID:
+            legal = state.legal_actions(seat)
+            if redeal and not deals:
+                act(seat, NO_CALL)
+            elif CALL in legal:
+                act(seat, CALL)
+            elif ROB in legal and rob and not robbed:
+                robbed = True
+                act(seat, ROB)
+            else:
+                act(seat, NO_ROB)
+        elif phase is Phase.DOUBLE:
+            landlord = state.landlord
+            assert landlord is not None
+            if show and not state.shown[landlord]:
+                act(landlord, SHOW)
+            else:
+                first_farmer = seat == (landlord + 1) % 3 and not doubled
+                yes = double and (seat == landlord or first_farmer) and state.may_double(seat)
+                doubled = doubled or first_farmer
+                act(seat, DOUBLE if yes else NO_DOUBLE)
+        else:
+            act(seat, choose_for(state, policy))
+        state = selectors.game_state(game=game)
+        deals = len(state.deals) - 1
+    game.refresh_from_db()
+    return events

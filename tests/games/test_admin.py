@@ -9,7 +9,8 @@ from django.test import Client
 from accounts.models import LedgerEntry, LedgerReason, User
 from games import services
 from games.models import Dispute, Game, Room, Seat, Table
-from tests.games.helpers import balance, play_out, start_from_position
+from games.rules.doudizhu import DoudizhuRules
+from tests.games.helpers import balance, doudizhu_room, play_out, start_from_position
 
 pytestmark = pytest.mark.django_db
 
@@ -331,3 +332,116 @@ def test_a_game_from_a_position_shows_in_the_admin(admin_client: Client, finishe
     response = admin_client.get(f"/admin/games/game/{finished.pk}/replay/")
     assert response.status_code == 200
     assert response.context["replay"].ok
+
+
+def test_the_replay_is_stepped_through_by_its_address(admin_client: Client, seeded: Game) -> None:
+    url = f"/admin/games/game/{seeded.pk}/replay/"
+    steps = len(admin_client.get(url).context["replay"].steps)
+    for asked, shown, before, after in [
+        (None, 0, None, 1),
+        ("3", 3, 2, 4),
+        (str(steps - 1), steps - 1, steps - 2, None),
+        ("9999", steps - 1, steps - 2, None),
+        ("-4", 0, None, 1),
+        ("three", 0, None, 1),
+    ]:
+        response = admin_client.get(url, {} if asked is None else {"step": asked})
+        assert response.status_code == 200
+        context = response.context
+        assert (context["step"].number, context["step_before"], context["step_after"]) == (
+            shown,
+            before,
+            after,
+        ), asked
+
+
+def doudizhu_room_form(**changes: object) -> dict[str, object]:
+    return room_form(**{"double_threshold": "", **changes})
+
+
+def test_a_doudizhu_rooms_doubling_threshold_has_a_field_of_its_own(
+    english_client: Client, staff: User
+) -> None:
+    english_client.force_login(staff)
+    room = doudizhu_room(threshold=500)
+    url = f"/admin/games/room/{room.pk}/change/"
+    text = english_client.get(url).content.decode()
+    assert '<label for="id_double_threshold">Doubling threshold (coins):</label>' in text
+    assert 'name="double_threshold" value="500"' in text
+    assert "only when both they and the landlord have more coins than this" in text
+    # The option is no longer in the rules' JSON, which holds the others.
+    form = english_client.get(url).context["adminform"].form
+    assert form.initial["rules"] == {} and form.initial["double_threshold"] == 500
+    fields = list(form.fields)
+    assert fields.index("double_threshold") == fields.index("rules") + 1
+
+    response = english_client.post(url, doudizhu_room_form(double_threshold="2000"))
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules == {"double_threshold": 2000}
+    assert DoudizhuRules.from_dict(room.rules).double_threshold == 2000
+
+    response = english_client.post(url, doudizhu_room_form(double_threshold="0"))
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules == {"double_threshold": 0}
+
+    # Empty: the standard game, where anyone may double.
+    response = english_client.post(url, doudizhu_room_form())
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules == {}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("-1", "Ensure this value is greater than or equal to 0."),
+        ("1.5", "Enter a whole number."),
+        ("many", "Enter a whole number."),
+    ],
+)
+def test_a_bad_doubling_threshold_is_refused_and_changes_nothing(
+    english_client: Client, staff: User, value: str, message: str
+) -> None:
+    english_client.force_login(staff)
+    room = doudizhu_room(threshold=500)
+    url = f"/admin/games/room/{room.pk}/change/"
+    response = english_client.post(url, doudizhu_room_form(double_threshold=value, base=999))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["double_threshold"] == [message]
+    assert message in response.content.decode()
+    room.refresh_from_db()
+    assert room.rules == {"double_threshold": 500} and room.base == 50
+
+
+def test_the_doubling_threshold_is_not_set_twice(english_client: Client, staff: User) -> None:
+    english_client.force_login(staff)
+    room = doudizhu_room(threshold=500)
+    url = f"/admin/games/room/{room.pk}/change/"
+    data = doudizhu_room_form(double_threshold="800", rules='{"double_threshold": 900}')
+    response = english_client.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors["rules"]
+    assert errors == ["Set double_threshold with its own field on this page, not in the rules."]
+    response = english_client.post(url, doudizhu_room_form(rules='{"jokers": 3}'))
+    assert response.status_code == 200
+    assert "unknown rules option" in response.context["adminform"].form.errors["rules"][0]
+    room.refresh_from_db()
+    assert room.rules == {"double_threshold": 500}
+
+
+def test_a_gandengyan_room_has_no_doubling_threshold(admin_client: Client, room: Room) -> None:
+    url = f"/admin/games/room/{room.pk}/change/"
+    assert 'name="double_threshold"' not in admin_client.get(url).content.decode()
+    assert (
+        'name="double_threshold"' not in admin_client.get("/admin/games/room/add/").content.decode()
+    )
+    response = admin_client.post(url, room_form(double_threshold="100"))
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules == {}
+    # Its rules' JSON does not know the option: 干瞪眼 has no 加倍.
+    response = admin_client.post(url, room_form(rules='{"double_threshold": 100}'))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["rules"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import json
 import re
 
 import pytest
@@ -193,3 +194,26 @@ def test_the_page_in_english(english_client: Client, game: Game, trio: list[User
     text = page(english_client, trio[0], game)
     assert "Seed commitment" in text
     assert "Your hand" in text
+
+
+def test_the_record_is_downloaded_once_the_game_is_over(
+    client: Client, game: Game, trio: list[User], outsider: User
+) -> None:
+    url = f"/games/{game.pk}/record.json"
+    assert client.get(url).status_code == 302  # to log in
+    client.force_login(trio[0])
+    assert client.get(url).status_code == 404  # the record holds every hand
+    assert f'href="{url}"' not in page(client, None, game)
+    play_out(game, seed=3)
+    text = page(client, None, game)
+    assert f'href="{url}" download' in text
+    response = client.get(url)
+    assert response.status_code == 200
+    assert (
+        response["Content-Disposition"] == f'attachment; filename="gandengyan-game-{game.pk}.json"'
+    )
+    record = json.loads(response.content)
+    assert record == selectors.game_record(game=game)
+    assert record["format"] == "gandengyan-record/1" and record["seed"] == SEED
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
