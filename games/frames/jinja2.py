@@ -17,7 +17,14 @@ from typing import Any
 from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.translation import gettext, ngettext, npgettext, pgettext, trans_real
-from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound
+from jinja2 import (
+    BaseLoader,
+    ChoiceLoader,
+    Environment,
+    FileSystemLoader,
+    TemplateNotFound,
+    Undefined,
+)
 from jinja2.ext import Extension
 from jinja2.lexer import (
     TOKEN_COMMA,
@@ -77,6 +84,9 @@ def environment(**options: Any) -> Environment:
     """The environment of the ``fragments`` engine: strings in the active language."""
     loader = options.pop("loader", None)
     options["loader"] = ChoiceLoader([*([loader] if loader else []), EngineTemplates()])
+    # The fragments read an absent key as empty whatever DEBUG says: Django's debug default
+    # (DebugUndefined) would print "{{ no such element }}" into live frames.
+    options["undefined"] = Undefined
     env = FragmentsEnvironment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=True

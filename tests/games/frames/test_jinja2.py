@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.template import engines
+from jinja2 import DebugUndefined
 
-from games.frames.jinja2 import environment_for_language
+from games.frames.jinja2 import environment, environment_for_language
 
 SOURCE = (
     '<b title="{{ _("Coins") }}">{{ pgettext("table action", "Pass") }}</b>'
@@ -45,3 +46,10 @@ def test_a_dict_key_is_read_before_a_method_of_the_same_name_and_objects_keep_at
     assert text == "3|Ann|attribute|."
     # A dict without such a key still offers its methods, as Jinja2 does.
     assert env.from_string("{{ row.keys()|join(',') }}").render(row={"a": 1, "b": 2}) == "a,b"
+
+
+def test_an_absent_key_renders_empty_even_when_debug_asks_for_it_to_show() -> None:
+    # Django's Jinja2 backend asks for DebugUndefined when DEBUG is on, as the served site is.
+    env = environment(autoescape=True, undefined=DebugUndefined)
+    assert env.from_string("[{{ row.missing }}]").render(row={}) == "[]"
+    assert environment_for_language(env, "en").from_string("[{{ x }}]").render() == "[]"
