@@ -90,6 +90,7 @@ def table_view_shared(
         last_actions = presentation.last_actions(state)
 
     playing = game is not None and not game.is_over and state is not None
+    seat_to_move = presentation.seat_to_move(state) if playing else None
     seat_rows = []
     for s in seats:
         if s.user is not None:
@@ -120,7 +121,7 @@ def table_view_shared(
                 and game is not None
                 and game.dealer == s.position,
                 "role": "" if state is None or empty else presentation.seat_role(state, s.position),
-                "to_move": playing and state is not None and state.to_move == s.position,
+                "to_move": playing and state is not None and seat_to_move == s.position,
                 "auto_play": s.user_id is not None and s.auto_play,
                 "leaves_after_game": playing and s.user_id is not None and s.leaves_after_game,
                 "last_action": None if empty else last_actions.get(s.position),

@@ -74,6 +74,10 @@ class Presentation:
         """The game's own entries of the table's view (``state``: None before the first game)."""
         return {}
 
+    def seat_to_move(self, state: Any) -> int | None:
+        """The seat whose box shows the turn and its clock; None: no one's (a deal in stages)."""
+        return state.to_move  # type: ignore[no-any-return]
+
     #: Whether the seat that deals is marked at the table.
     marks_dealer = True
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bots import choose_for
-from games.rules import parse_cards
+from games.rules import Phase, parse_cards
 from games.rules.doudizhu import ENGINE, GameState
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
 from games.rules.doudizhu.moves import Double, Pass, Play, Show
@@ -296,6 +296,10 @@ class DoudizhuPresentation(Presentation):
 
     def start_label(self, action: Mapping[str, Any]) -> str:
         return _("Hand shown from the start")
+
+    def seat_to_move(self, state: GameState) -> int | None:
+        # The table's clock deals; the first bidder's turn comes with the bidding.
+        return None if state.phase is Phase.DEAL else state.to_move
 
     def seat_role(self, state: GameState, seat: int) -> str:
         if state.landlord is None:
