@@ -6,8 +6,9 @@ Run it as a script, never as part of the test suite::
     .venv/bin/python -m benchmarks.load --plot docs/load-test.png
 
 ``__main__`` holds the command and its plan, ``database`` prepares a fresh PostgreSQL database
-with seated players, ``server`` starts and samples the daphne workers, ``clients`` are the
-websocket players (the game's tables and the bare transport's groups), ``baseline`` is the bare
-consumer and ``asgi`` the application that serves both, ``report`` prints the figures and draws
-the plot, and ``profile`` summarises a py-spy profile of a worker. See docs/performance.md.
+with seated players, ``server`` starts and samples the daphne workers (and 斗地主's table runner),
+``clients`` are the websocket players (干瞪眼's and 斗地主's tables, and the bare transport's
+groups), ``baseline`` is the bare consumer and ``asgi`` the application that serves both,
+``report`` prints the figures (for each game) and draws the plot, and ``profile`` summarises a
+py-spy profile of a worker. See docs/performance.md.
 """

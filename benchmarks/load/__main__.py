@@ -3,10 +3,17 @@
 For each worker count (1, then 2 daphne processes on PostgreSQL with the Redis channel layer) it
 runs steps of N tables of three scripted players each, and prints one row per step:
 
-- the bare transport (``benchmarks.load.baseline``) and the game, flat out (act on receipt) at a few
-  table counts, to find the saturation throughput and the game's cost as a ratio;
-- the game at human pace (each player thinks 2–4 s) at a few table counts, to find how many
+- the bare transport (``benchmarks.load.baseline``) and each game, flat out (act on receipt) at
+  a few table counts, to find the saturation throughput and the game's cost as a ratio;
+- each game at human pace (each player thinks 2–4 s) at a few table counts, to find how many
   tables a worker carries with p99 under 150 ms.
+
+The games are 干瞪眼 and 斗地主 (``--games``), each in steps of its own, with the same targets.
+At 斗地主's tables the table's clock shows the deal in stages: a table runner (``manage.py
+run_tables``) runs beside the workers during those steps, the stages are ``--deal-stage-seconds``
+apart, and the players' clocks to bid and to choose 加倍 are as long as their turn of the play
+(300 s), and their deadlines are set that far ahead before each step, so that the runner never
+acts for a player during a step.
 
 Each step starts fresh workers, connects every socket, plays ``--warmup`` seconds unmeasured,
 then measures for ``--duration`` seconds, lets the last actions land and closes. The database is
@@ -17,6 +24,7 @@ Examples::
     .venv/bin/python -m benchmarks.load --quick
     .venv/bin/python -m benchmarks.load --workers 1 --pace flat --kind game --tables 20 \
         --duration 10
+    .venv/bin/python -m benchmarks.load --quick --games doudizhu --kind game
     .venv/bin/python -m benchmarks.load --plot docs/load-test.png --profile
 """
 
@@ -49,11 +57,17 @@ from .report import (
     step_result,
     summary,
 )
-from .server import Sampler, Usage, pids_named, start_workers, stop_workers
+from .server import Sampler, Usage, pids_named, start_runner, start_workers, stop_workers
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gandengyan_load"
 # A Redis database of its own, so that the test suite's (0) is left alone; it is flushed per step.
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
+#: A player's time to bid and to choose 加倍 during a load run: as long as a turn of the play in
+#: the load test's rooms, far beyond a step, so that the clock never acts for a player.
+PLAYER_CLOCK_SECONDS = 300
+#: How long players may take to press 再来一局 during a load run: a table that one step leaves
+#: between games keeps its players for the next, however long the steps between.
+READY_SECONDS = 86_400
 
 
 @dataclass(frozen=True)
@@ -62,14 +76,26 @@ class Step:
     kind: str
     pace: str
     tables: int
+    game: str = ""  # the game's key for a step of the game; "" for the bare transport
 
     @property
     def name(self) -> str:
-        return f"{self.workers} worker(s), {self.kind}, {self.pace}, {self.tables} tables"
+        what = self.game if self.kind == "game" else self.kind
+        return f"{self.workers} worker(s), {what}, {self.pace}, {self.tables} tables"
 
 
 def numbers(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part.strip()]
+
+
+def game_keys(text: str) -> list[str]:
+    keys = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [key for key in keys if key not in database.GAMES]
+    if unknown or not keys:
+        raise argparse.ArgumentTypeError(
+            f"games are some of {', '.join(database.GAMES)}, not {text!r}"
+        )
+    return list(dict.fromkeys(keys))
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -91,6 +117,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         default="both",
         help="the game, the bare "
         "transport, or both (the bare transport runs at human pace only at the largest count)",
+    )
+    parser.add_argument(
+        "--games",
+        type=game_keys,
+        default=list(database.GAMES),
+        help="the games whose tables the game's steps play, each in steps of its own: "
+        "gandengyan, doudizhu or both (comma-separated)",
+    )
+    parser.add_argument(
+        "--deal-stage-seconds",
+        type=float,
+        default=0.2,
+        help="斗地主: seconds between the stages of the deal that the table's clock shows (the "
+        "site's default is 2; the runner looks every 0.25 s)",
     )
     parser.add_argument(
         "--tables",
@@ -147,7 +187,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "--profile-kind",
         choices=("game", "bare"),
         default="game",
-        help="what the profiled step runs: the game, or the bare transport to compare with",
+        help="what the profiled step runs: the game (the first of --games), or the bare "
+        "transport to compare with",
     )
     parser.add_argument(
         "--profile-tables", type=int, default=50, help="tables of the profiled step"
@@ -211,11 +252,19 @@ def plan(args: argparse.Namespace) -> list[Step]:
     steps = []
     for workers in args.workers:
         if args.pace in ("flat", "both"):
-            for kind in kinds:
-                steps += [Step(workers, kind, "flat", count) for count in args.flat_tables]
+            if "bare" in kinds:
+                steps += [Step(workers, "bare", "flat", count) for count in args.flat_tables]
+            if "game" in kinds:
+                for game in args.games:
+                    steps += [
+                        Step(workers, "game", "flat", count, game) for count in args.flat_tables
+                    ]
         if args.pace in ("human", "both"):
             if "game" in kinds:
-                steps += [Step(workers, "game", "human", count) for count in args.human_tables]
+                for game in args.games:
+                    steps += [
+                        Step(workers, "game", "human", count, game) for count in args.human_tables
+                    ]
             if "bare" in kinds:
                 largest = max(args.human_tables)
                 steps.append(Step(workers, "bare", "human", largest))
@@ -250,6 +299,11 @@ class Runner:
             "TABLE_RUNNER_IN_PROCESS": "false" if args.layer == "redis" else "true",
             # Flat out, a scripted player acts far faster than a person may.
             "TABLE_MESSAGE_RATE": "1000/second",
+            # 斗地主: the deal's stages come quickly, and a runner never acts for a player.
+            "DEAL_STAGE_SECONDS": str(args.deal_stage_seconds),
+            "BID_SECONDS": str(PLAYER_CLOCK_SECONDS),
+            "DOUBLE_SECONDS": str(PLAYER_CLOCK_SECONDS),
+            "READY_SECONDS": str(READY_SECONDS),
             "DEBUG": "false",
             "SECRET_KEY": secret_key,
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -257,7 +311,18 @@ class Runner:
         }
         if args.loop_monitor:
             self.env[loop_monitor.ENVIRONMENT] = str(self.loop_dir)
-        self.tables: list[database.SeatedTable] = []
+        #: The seated tables of each game.
+        self.tables: dict[str, list[database.SeatedTable]] = {}
+
+    def needs_runner(self, step: Step) -> bool:
+        """Whether a table runner runs beside the workers: for 斗地主's clock, which shows the
+        deal (the in-memory layer's worker runs its own)."""
+        return step.game == "doudizhu" and self.args.layer == "redis"
+
+    def runner_acts(self, step: Step) -> bool:
+        """Whether a table runner acts during ``step``: beside the workers, or in the worker
+        (the in-memory layer's)."""
+        return step.kind == "game" and (self.needs_runner(step) or self.args.layer == "memory")
 
     def flush_redis(self) -> None:
         if self.args.layer != "redis":
@@ -285,14 +350,21 @@ class Runner:
             bare_bytes=args.bare_bytes,
             token=secrets.token_hex(4),
         )
+        tables = self.tables.get(step.game, [])[: step.tables]
         begun = time.monotonic()
         self.flush_redis()
+        if self.runner_acts(step):
+            database.clocks_wound_back(tables, seconds=PLAYER_CLOCK_SECONDS)
+            database.close_connections()
         workers = start_workers(step.workers, self.env, self.log_dir)
+        clock = [start_runner(self.env, self.log_dir)] if self.needs_runner(step) else []
         config.urls = [worker.url for worker in workers]
         database_name = urlsplit(args.database_url).path.lstrip("/")
         groups: dict[str, list[int] | Callable[[], list[int]]] = {
             f"daphne-{number + 1}": [worker.pid] for number, worker in enumerate(workers)
         }
+        if clock:
+            groups["runner"] = [process.pid for process in clock]
         groups |= {
             "postgres": partial(pids_named, "postgres", argument=database_name),
             "redis": partial(pids_named, "redis-server"),
@@ -321,9 +393,9 @@ class Runner:
                 usage = sampler.stop()
 
         try:
-            outcome = asyncio.run(run_step(config, self.tables, on_window, sampler.sample))
+            outcome = asyncio.run(run_step(config, tables, on_window, sampler.sample))
         finally:
-            stop_workers(workers)
+            stop_workers(workers + clock)
             if profiler is not None:
                 profiler.wait(timeout=60)
         blocks = []
@@ -337,6 +409,7 @@ class Runner:
             workers=step.workers,
             layer=args.layer,
             kind=step.kind,
+            game=step.game,
             pace=step.pace,
             duration=duration,
             outcome=outcome,
@@ -362,19 +435,27 @@ def main(argv: list[str]) -> int:
 
     steps = plan(args)
     profile_step = (
-        Step(args.profile_workers, args.profile_kind, "flat", args.profile_tables)
+        Step(
+            args.profile_workers,
+            args.profile_kind,
+            "flat",
+            args.profile_tables,
+            args.games[0] if args.profile_kind == "game" else "",
+        )
         if args.profile
         else None
     )
-    game_tables = max(
-        [s.tables for s in steps if s.kind == "game"]
-        + ([profile_step.tables] if profile_step else []),
-        default=0,
-    )
+    every_step = steps + ([profile_step] if profile_step else [])
+    game_tables = {
+        game: max(s.tables for s in every_step if s.game == game)
+        for game in args.games
+        if any(s.game == game for s in every_step)
+    }
+    seated = ", ".join(f"{count} of {game}" for game, count in game_tables.items()) or "none"
     print(
         f"{len(steps)} steps{' and a profiled one' if profile_step else ''}, about "
-        f"{estimate_seconds(args, steps + ([profile_step] if profile_step else [])) / 60:.0f} "
-        f"minutes; {game_tables} tables to seat. Logs and results.json in {args.out}",
+        f"{estimate_seconds(args, every_step) / 60:.0f} minutes; tables to seat: {seated}. "
+        f"Logs and results.json in {args.out}",
         flush=True,
     )
     secret_key = secrets.token_urlsafe(40)
@@ -383,8 +464,10 @@ def main(argv: list[str]) -> int:
     started = time.monotonic()
     database.recreate(args.database_url)
     database.migrate()
-    runner.tables = database.seat_tables(game_tables)
-    print(f"database ready: {game_tables} tables seated in {time.monotonic() - started:.0f} s")
+    runner.tables = {
+        game: database.seat_tables(count, game=game) for game, count in game_tables.items()
+    }
+    print(f"database ready: tables seated ({seated}) in {time.monotonic() - started:.0f} s")
     print()
     print(header(), flush=True)
 

@@ -1,22 +1,28 @@
 """Scripted websocket players, and what they measure.
 
 Every client acts only from its own frames, like a browser: a table client reads the version,
-``data-status``, ``data-my-turn``, ``data-can-beat`` and ``data-leading`` of each frame and, on
-its turn, the ``#hints`` JSON (its legal plays, the bot's choice first), and sends what htmx would
-send (``{"action": "play", "cards": [...], "as": "...", "version": "...", "HEADERS": {...}}``,
-or a pass; ``{"action": "again"}`` at the end of a game). A bare client
-(``benchmarks.load.baseline``) answers the frame of its turn with its version.
+``data-status``, ``data-my-turn``, ``data-phase`` (斗地主's), ``data-can-beat`` and
+``data-leading`` of each frame and, on its turn, the ``#hints`` JSON (its legal plays, the bot's
+choice first), and sends what htmx would send (``{"action": "play", "cards": [...], "as": "...",
+"version": "...", "HEADERS": {...}}``, or a pass; ``{"action": "again"}`` at the end of a game).
+At a 斗地主 table it waits while the table's clock shows the deal, and on its turn to bid or to
+choose 加倍 it presses one of the buttons the frame shows (``data-action="bid-call"``,
+``"double"`` ...), which send the engine's action (``{"action": "act", "move": "{\"bid\":
+\"call\"}", "version": "..."}``); it never declares 明牌, nor chooses 加倍 before its turn, so
+that only the seat to move acts. A bare client (``benchmarks.load.baseline``) answers the frame of
+its turn with its version.
 
 Pace: ``flat`` acts as soon as the frame arrives; ``human`` thinks 2–4 s first (drawn from the
 run's seed), then acts if nothing newer came meanwhile.
 
-What is measured, for the play and pass actions sent inside the window (an ``again`` is counted
-apart, as its effect is shared with the other players'):
+What is measured, for the moves sent inside the window (plays and passes; 斗地主's bids and
+加倍 too; an ``again`` is counted apart, as its effect is shared with the other players'):
 
 - latency: from just before the client sends the action to the moment every one of the table's
   three clients has received a frame with a later version than the one the action was chosen on
-  (a play or pass moves the version from ``T.G.N`` to ``T.G.N+1``, and nothing else can move it
-  meanwhile: no other seat may act, and no runner runs);
+  (a move moves the version from ``T.G.N`` to ``T.G.N+1``, and nothing else can move it
+  meanwhile: no other seat acts, and the only runner, 斗地主's clock, acts only while the deal
+  is shown, when no seat does: the players' own deadlines are far beyond the step);
 - lost: such an update that some client had still not received when the step ended (after a
   drain of up to ``drain`` seconds with no new actions);
 - gaps: table notices a socket missed (the channel layer dropped them, or a socket fell behind)
@@ -51,14 +57,21 @@ from .database import SeatedTable
 
 VERSION = re.compile(r'data-version="(\d+)\.(\d+)\.(\d+)"')
 FLAGS = re.compile(
-    r'data-status="(\w+)"\s+data-my-turn="(\w+)"\s+data-can-beat="(\w+)"\s+data-leading="(\w+)"'
+    r'data-status="(\w+)"\s+data-my-turn="(\w+)"(?:\s+data-phase="(\w*)")?'
+    r'\s+data-can-beat="(\w+)"\s+data-leading="(\w+)"'
 )
+#: The buttons of 斗地主's bidding and 加倍 in a frame (``data-action="bid-no_call"``).
+CHOICES = re.compile(r'data-action="(bid-\w+|double|no-double)"')
 NOTICE = re.compile(r'<div id="notice"[^>]*>(.*?)</div>', re.S)
 HINTS_START = '<script id="hints" type="application/json">'
 HEAD = 900  # the version and flags are in the first few hundred characters of a frame
 THINK_SECONDS = (2.0, 4.0)
 PASS_RATE = 0.15  # how often a follower passes when it could beat the table
 FIRST_HINT_RATE = 0.75  # how often a player plays the first hint (the bot's choice)
+#: How often a 斗地主 player says 叫地主 or 抢地主 when it may (otherwise 不叫 / 不抢: all three
+#: saying 不叫 deals again), and 加倍 when it may.
+BID_RATE = 0.5
+DOUBLE_RATE = 0.3
 CONNECTS_AT_ONCE = 32
 #: Close codes after which htmx's websocket extension reconnects.
 RECONNECT_CODES = {1006, 1011, 1012, 1013}
@@ -317,15 +330,17 @@ class SeatClient:
         flags = FLAGS.search(text, 0, HEAD)
         if flags is None:
             return None
-        status, my_turn, can_beat, leading = flags.groups()
+        status, my_turn, phase, can_beat, leading = flags.groups()
         headers = {"HX-Request": "true", "HX-Trigger": None, "HX-Target": "table"}
         if status == "waiting" and 'data-action="again"' in text:
             if self.again_game == version[1]:
                 return None
             self.again_game = version[1]
             return {"action": "again", "HEADERS": headers}
-        if status != "playing" or my_turn != "true":
-            return None
+        if status != "playing" or my_turn != "true" or phase == "deal":
+            return None  # the table's clock shows the deal
+        if phase in ("bid", "double"):
+            return self.choice(phase, text, text_version, headers)
         hints: list[dict[str, str]] = []
         if can_beat == "true":
             start = text.find(HINTS_START)
@@ -341,7 +356,32 @@ class SeatClient:
         return {
             "action": "play",
             "cards": hint["cards"].split(),
-            "as": hint["as"],
+            "as": hint.get("as", ""),  # 斗地主's plays have one meaning: its hints give none
+            "version": text_version,
+            "HEADERS": headers,
+        }
+
+    def choice(
+        self, phase: str, text: str, text_version: str, headers: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """斗地主's bid or 加倍 on this client's turn: one of the buttons its frame shows."""
+        buttons = set(CHOICES.findall(text))
+        move: dict[str, Any]
+        if phase == "bid":
+            yes = next((word for word in ("call", "rob") if f"bid-{word}" in buttons), None)
+            no = next((word for word in ("no_call", "no_rob") if f"bid-{word}" in buttons), None)
+            if yes is None or no is None:
+                self.recorder.errors["bidding without its buttons"] += 1
+                return None
+            move = {"bid": yes if self.rng.random() < BID_RATE else no}
+        else:
+            if "no-double" not in buttons:
+                self.recorder.errors["doubling without its buttons"] += 1
+                return None
+            move = {"double": "double" in buttons and self.rng.random() < DOUBLE_RATE}
+        return {
+            "action": "act",
+            "move": json.dumps(move),
             "version": text_version,
             "HEADERS": headers,
         }

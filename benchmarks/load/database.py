@@ -2,8 +2,9 @@
 
 The orchestrating process sets Django up on the load database (``configure``), drops and
 recreates it, migrates it, then seats three players per table with ``services.table_play`` in a
-room with no minimum and a small base, so each table's first game starts at once. Each player
-gets a session (``Client.force_login``), whose key is the cookie its websocket sends.
+room of the game (干瞪眼's or 斗地主's) with no minimum and a small base, so each table's first
+game starts at once. Each player gets a session (``Client.force_login``), whose key is the
+cookie its websocket sends.
 """
 
 from __future__ import annotations
@@ -12,7 +13,11 @@ import os
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-ROOM_CODE = "load"
+#: The load test's room of each game: no minimum, a base of 1, and a turn of 300 s, so that no
+#: player's time runs out during a step (斗地主's bidding and 加倍 have clocks of their own, which
+#: the load test lengthens as much through the settings).
+ROOMS = {"gandengyan": "load", "doudizhu": "load-ddz"}
+GAMES = tuple(ROOMS)
 
 
 @dataclass(frozen=True)
@@ -55,9 +60,12 @@ def migrate() -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def seat_tables(count: int, *, prefix: str = "load") -> list[SeatedTable]:
-    """``count`` tables of three players each, every table playing its first game."""
-    from django.db import connections
+def seat_tables(
+    count: int, *, game: str = "gandengyan", prefix: str | None = None
+) -> list[SeatedTable]:
+    """``count`` tables of three players each in the load test's room of ``game``, every table
+    playing its first game; the players' names begin with ``prefix`` (the room's code unless
+    given)."""
     from django.test import Client
 
     from accounts.models import User
@@ -65,9 +73,11 @@ def seat_tables(count: int, *, prefix: str = "load") -> list[SeatedTable]:
     from games import services
     from games.models import Room, Table
 
+    prefix = prefix or ROOMS[game]
     room, _created = Room.objects.get_or_create(
-        code=ROOM_CODE,
+        code=ROOMS[game],
         defaults={
+            "game": game,
             "name_zh": "压测场",
             "name_en": "Load test",
             "base": 1,
@@ -98,5 +108,34 @@ def seat_tables(count: int, *, prefix: str = "load") -> list[SeatedTable]:
             client.force_login(user)
             cookies[positions[user.pk]] = client.cookies["sessionid"].value
         tables.append(SeatedTable(table.pk, tuple(cookies)))
-    connections.close_all()
+    close_connections()
     return tables
+
+
+def close_connections() -> None:
+    """Hold no connection to the database while the workers use it."""
+    from django.db import connections
+
+    connections.close_all()
+
+
+def clocks_wound_back(tables: list[SeatedTable], *, seconds: float) -> int:
+    """Give the player to move in each game being played at ``tables`` ``seconds`` from now,
+    unless the table's clock is showing the deal (its stages stay due). A table the previous
+    steps left idle may be past a player's deadline, which a runner would act on as the step
+    begins, beside the player's own move; a step must see only the players' moves and the
+    deal's stages. Returns how many games were changed."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.rules import Phase
+    from games.selectors import game_state
+
+    later = timezone.now() + timedelta(seconds=seconds)
+    playing = Game.objects.select_related("table__room").filter(
+        table_id__in=[table.table_id for table in tables], status=Game.Status.PLAYING
+    )
+    wound = [game.pk for game in playing if game_state(game=game).phase is not Phase.DEAL]
+    return Game.objects.filter(pk__in=wound).update(turn_deadline=later)

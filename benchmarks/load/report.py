@@ -1,4 +1,5 @@
-"""The figures of a load run: one row per step, the comparisons the targets ask for, a plot."""
+"""The figures of a load run: one row per step, the comparisons the targets ask for (for each
+game: 干瞪眼 and 斗地主 have the same targets), a plot."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ COMPARED_TABLES = 50
 CPU_RATIO_TARGET = 2.5
 SCALING_TARGET = 0.90
 LOOP_BLOCKED_GOAL_MS = 5.0
+#: The games, as the rows (``kind``) and the summary name them.
+GAME_LABELS = {"gandengyan": "gdy", "doudizhu": "ddz"}
+GAME_NAMES = {"gandengyan": "干瞪眼", "doudizhu": "斗地主"}
 
 
 @dataclass
@@ -48,6 +52,9 @@ class StepResult:
     again: int
     frame_bytes: int
     elapsed_s: float = 0.0  # the whole step: start, connect, warm-up, window, drain, stop
+    # The game's key for a step of the game ("" for the bare transport; results saved before
+    # there were two games have none: 干瞪眼's).
+    game: str = ""
     # How late the workers' loop heartbeat ran in the window, in ms: the worst over the workers
     # of each one's maximum and 99th percentile, of the part the worker's own work accounts
     # for, of that part less the garbage collector's, and the collector's longest collection
@@ -61,6 +68,15 @@ class StepResult:
     refused: dict[str, int] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)
     rss_mb: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def what(self) -> str:
+        """What the step ran: ``bare``, or the game's key."""
+        return "bare" if self.kind == "bare" else self.game or "gandengyan"
+
+    @property
+    def label(self) -> str:
+        return GAME_LABELS.get(self.what, self.what)
 
     @property
     def error_count(self) -> int:
@@ -97,7 +113,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def step_result(
     *, workers: int, layer: str, kind: str, pace: str, duration: float,
-    outcome: StepOutcome, usage: Usage,
+    outcome: StepOutcome, usage: Usage, game: str = "",
 ) -> StepResult:  # fmt: skip
     recorder = outcome.recorder
     latencies = [seconds * 1000 for seconds in recorder.latencies]
@@ -131,6 +147,7 @@ def step_result(
         refused=dict(recorder.refused),
         cpu={name: round(value, 1) for name, value in usage.cpu.items()},
         rss_mb={name: round(value, 1) for name, value in usage.rss.items()},
+        game=game,
     )
 
 
@@ -156,6 +173,7 @@ COLUMNS = (
     ("MB", 5),
     ("pg%", 4),
     ("redis%", 6),
+    ("run%", 4),
     ("client%", 7),
     ("loop", 5),
     ("loop99", 6),
@@ -174,7 +192,7 @@ def _ms(value: float | None) -> str:
 def format_row(result: StepResult) -> str:
     cells = (
         str(result.workers),
-        result.kind,
+        result.label,
         result.pace,
         str(result.tables),
         f"{result.actions_per_s:.0f}",
@@ -192,6 +210,7 @@ def format_row(result: StepResult) -> str:
         f"{result.daphne_rss():.0f}",
         f"{result.cpu.get('postgres', 0):.0f}",
         f"{result.cpu.get('redis', 0):.0f}",
+        f"{result.cpu['runner']:.0f}" if "runner" in result.cpu else "–",
         f"{result.cpu.get('client', 0):.0f}",
         _ms(result.loop_max_ms),
         _ms(result.loop_p99_ms),
@@ -210,13 +229,16 @@ def header() -> str:
 
 
 LEGEND = (
-    "act/s: play/pass actions per second that every seat saw; p50..max: ms from sending an "
+    "kind: the bare transport, or the game (gdy 干瞪眼, ddz 斗地主); "
+    "act/s: moves per second that every seat saw (plays and passes; 斗地主's bids and 加倍 "
+    "too, not the deal's stages); p50..max: ms from sending an "
     "action to the last of its table's 3 sockets receiving the update; err: failed connections, "
     "sockets closed by the server, client errors; ref: refused actions; lost: updates a seat never "
     "received; gaps: notices a socket missed that its table mates got; ooo: frames older than one "
     "already received; skip: versions a socket never saw because the next move had committed "
     "before it rendered (not a loss); daphne%: CPU of the workers (100 = one core), MB: their "
-    "resident memory at the peak; pg%, redis%, client%: PostgreSQL, Redis and this load generator; "
+    "resident memory at the peak; pg%, redis%, run%, client%: PostgreSQL, Redis, the table runner "
+    "beside the workers (斗地主's clock, which shows the deal) and this load generator; "
     "loop, loop99: how long a worker's event loop was blocked, in ms (the lateness of a "
     "heartbeat due every 2 ms: its maximum and 99th percentile in the window, the worst worker; "
     "flat out it also holds the loop's backlog of ready callbacks), own: the longest of it that "
@@ -238,86 +260,108 @@ def details(result: StepResult) -> list[str]:
     return lines
 
 
-def _best(results: list[StepResult], workers: int, kind: str) -> StepResult | None:
-    flat = [r for r in results if r.workers == workers and r.kind == kind and r.pace == "flat"]
+def _best(results: list[StepResult], workers: int, what: str) -> StepResult | None:
+    flat = [r for r in results if r.workers == workers and r.what == what and r.pace == "flat"]
     return max(flat, key=lambda r: r.actions_per_s, default=None)
 
 
+def _games(results: list[StepResult]) -> list[str]:
+    """The games the results hold steps of, 干瞪眼 first."""
+    found = {r.what for r in results if r.kind == "game"}
+    return [game for game in dict.fromkeys((*GAME_NAMES, *sorted(found))) if game in found]
+
+
+def _name(what: str) -> str:
+    return GAME_NAMES.get(what, what)
+
+
 def summary(results: list[StepResult]) -> list[str]:
-    """The comparisons the targets ask for, and whether each target is met."""
+    """The comparisons the targets ask for, and whether each target is met, for each game."""
     lines = []
     workers = sorted({r.workers for r in results})
+    games = _games(results)
     saturation: dict[tuple[int, str], float] = {}
     for count in workers:
-        for kind in ("bare", "game"):
-            best = _best(results, count, kind)
+        for what in ("bare", *games):
+            best = _best(results, count, what)
             if best is not None:
-                saturation[count, kind] = best.actions_per_s
+                saturation[count, what] = best.actions_per_s
                 lines.append(
-                    f"flat out, {count} worker(s), {kind}: {best.actions_per_s:.0f} actions/s "
-                    f"at best (at {best.tables} tables, p99 {_ms(best.p99_ms)} ms)"
+                    f"flat out, {count} worker(s), {_name(what)}: {best.actions_per_s:.0f} "
+                    f"actions/s at best (at {best.tables} tables, p99 {_ms(best.p99_ms)} ms)"
                 )
-        if (count, "bare") in saturation and (count, "game") in saturation:
-            ratio = saturation[count, "game"] / max(saturation[count, "bare"], 1e-9)
-            verdict = "met" if ratio >= FLAT_RATIO_TARGET else "NOT met"
+        for game in games:
+            if (count, "bare") in saturation and (count, game) in saturation:
+                ratio = saturation[count, game] / max(saturation[count, "bare"], 1e-9)
+                verdict = "met" if ratio >= FLAT_RATIO_TARGET else "NOT met"
+                lines.append(
+                    f"  {_name(game)} / bare transport, {count} worker(s): {ratio:.0%} "
+                    f"(target ≥ {FLAT_RATIO_TARGET:.0%}: {verdict})"
+                )
+    for game in games:
+        lines += _at_compared_tables(results, game)
+    for game in games:
+        if all((n, k) in saturation for n in (1, 2) for k in ("bare", game)):
+            bare = saturation[2, "bare"] / max(saturation[1, "bare"], 1e-9)
+            played = saturation[2, game] / max(saturation[1, game], 1e-9)
+            relative = played / max(bare, 1e-9)
+            verdict = "met" if relative >= SCALING_TARGET else "NOT met"
             lines.append(
-                f"  game / bare transport, {count} worker(s): {ratio:.0%} "
-                f"(target ≥ {FLAT_RATIO_TARGET:.0%}: {verdict})"
+                f"two workers / one: bare ×{bare:.2f}, {_name(game)} ×{played:.2f}; the game "
+                f"scales {relative:.0%} as well as the transport (target ≥ "
+                f"{SCALING_TARGET:.0%}: {verdict})"
             )
-    lines += _at_compared_tables(results)
-    if all((n, k) in saturation for n in (1, 2) for k in ("bare", "game")):
-        bare = saturation[2, "bare"] / max(saturation[1, "bare"], 1e-9)
-        game = saturation[2, "game"] / max(saturation[1, "game"], 1e-9)
-        relative = game / max(bare, 1e-9)
-        verdict = "met" if relative >= SCALING_TARGET else "NOT met"
-        lines.append(
-            f"two workers / one: bare ×{bare:.2f}, game ×{game:.2f}; the game scales "
-            f"{relative:.0%} as well as the transport (target ≥ {SCALING_TARGET:.0%}: {verdict})"
-        )
-    for count in workers:
-        human = sorted(
-            (r for r in results if r.workers == count and r.kind == "game" and r.pace == "human"),
-            key=lambda r: r.tables,
-        )
-        if not human:
-            continue
-        good = [
-            r for r in human if r.clean and r.p99_ms is not None and r.p99_ms < HUMAN_P99_TARGET_MS
-        ]
-        carried = max((r.tables for r in good), default=0)
-        runs = ", ".join(f"{r.tables}: p99 {_ms(r.p99_ms)} ms" for r in human)
-        if carried:
-            lines.append(
-                f"human pace, {count} worker(s): carries {carried} tables with p99 < "
-                f"{HUMAN_P99_TARGET_MS:.0f} ms and nothing lost or refused ({runs})"
-            )
-        else:
-            lines.append(
-                f"human pace, {count} worker(s): no table count run had p99 < "
-                f"{HUMAN_P99_TARGET_MS:.0f} ms with nothing lost or refused ({runs})"
-            )
-        if count == 1:
-            verdict = "met" if carried >= HUMAN_TABLES_TARGET else "NOT met"
-            lines.append(f"  target ≥ {HUMAN_TABLES_TARGET} tables on one worker: {verdict}")
+    for game in games:
+        for count in workers:
+            lines += _human_pace(results, game, count)
     lines += _loop_blocks(results)
     return lines
 
 
-def _at_compared_tables(results: list[StepResult]) -> list[str]:
-    """One worker flat out at ``COMPARED_TABLES`` tables: the game's actions/s against the bare
+def _human_pace(results: list[StepResult], game: str, count: int) -> list[str]:
+    """How many tables of ``game`` ``count`` workers carry at human pace with p99 under the
+    target and nothing lost or refused."""
+    human = sorted(
+        (r for r in results if r.workers == count and r.what == game and r.pace == "human"),
+        key=lambda r: r.tables,
+    )
+    if not human:
+        return []
+    good = [r for r in human if r.clean and r.p99_ms is not None and r.p99_ms < HUMAN_P99_TARGET_MS]
+    carried = max((r.tables for r in good), default=0)
+    runs = ", ".join(f"{r.tables}: p99 {_ms(r.p99_ms)} ms" for r in human)
+    lines = []
+    if carried:
+        lines.append(
+            f"human pace, {count} worker(s), {_name(game)}: carries {carried} tables with p99 < "
+            f"{HUMAN_P99_TARGET_MS:.0f} ms and nothing lost or refused ({runs})"
+        )
+    else:
+        lines.append(
+            f"human pace, {count} worker(s), {_name(game)}: no table count run had p99 < "
+            f"{HUMAN_P99_TARGET_MS:.0f} ms with nothing lost or refused ({runs})"
+        )
+    if count == 1:
+        verdict = "met" if carried >= HUMAN_TABLES_TARGET else "NOT met"
+        lines.append(f"  target ≥ {HUMAN_TABLES_TARGET} tables on one worker: {verdict}")
+    return lines
+
+
+def _at_compared_tables(results: list[StepResult], game: str) -> list[str]:
+    """One worker flat out at ``COMPARED_TABLES`` tables: ``game``'s actions/s against the bare
     transport's, and the worker's CPU per game action against its CPU per bare message."""
     steps = {
-        r.kind: r
+        r.what: r
         for r in results
         if r.workers == 1 and r.pace == "flat" and r.tables == COMPARED_TABLES
     }
-    game, bare = steps.get("game"), steps.get("bare")
-    if game is None or bare is None or not game.actions_per_s or not bare.actions_per_s:
+    played, bare = steps.get(game), steps.get("bare")
+    if played is None or bare is None or not played.actions_per_s or not bare.actions_per_s:
         return []
-    ratio = game.actions_per_s / bare.actions_per_s
-    cpu = (game.daphne_cpu() / game.actions_per_s) / (bare.daphne_cpu() / bare.actions_per_s)
+    ratio = played.actions_per_s / bare.actions_per_s
+    cpu = (played.daphne_cpu() / played.actions_per_s) / (bare.daphne_cpu() / bare.actions_per_s)
     return [
-        f"  at {COMPARED_TABLES} tables, 1 worker: game / bare {ratio:.0%} (target ≥ "
+        f"  at {COMPARED_TABLES} tables, 1 worker: {_name(game)} / bare {ratio:.0%} (target ≥ "
         f"{FLAT_RATIO_TARGET:.0%}: {'met' if ratio >= FLAT_RATIO_TARGET else 'NOT met'}); "
         f"worker CPU per action ×{cpu:.2f} the bare transport's per message (target ≤ "
         f"×{CPU_RATIO_TARGET}: {'met' if cpu <= CPU_RATIO_TARGET else 'NOT met'})"
@@ -326,17 +370,18 @@ def _at_compared_tables(results: list[StepResult]) -> list[str]:
 
 def _loop_blocks(results: list[StepResult]) -> list[str]:
     """The longest the workers' event loop was blocked by their own work, per worker count and
-    kind at human pace (flat out, the loop is never idle and the heartbeat waits for its
-    backlog too), with the whole lateness, which holds the machine's pauses as well."""
+    game (or the bare transport) at human pace (flat out, the loop is never idle and the
+    heartbeat waits for its backlog too), with the whole lateness, which holds the machine's
+    pauses as well."""
     lines = []
     for count in sorted({r.workers for r in results}):
-        for kind in ("game", "bare"):
+        for what in (*_games(results), "bare"):
             human = sorted(
                 (
                     r
                     for r in results
                     if r.workers == count
-                    and r.kind == kind
+                    and r.what == what
                     and r.pace == "human"
                     and r.loop_max_ms is not None
                 ),
@@ -353,8 +398,8 @@ def _loop_blocks(results: list[StepResult]) -> list[str]:
                 for r in human
             )
             lines.append(
-                f"loop blocked max ms by its own work, human pace, {count} worker(s), {kind}: "
-                f"{runs} (goal < {LOOP_BLOCKED_GOAL_MS:.0f} ms: {verdict})"
+                f"loop blocked max ms by its own work, human pace, {count} worker(s), "
+                f"{_name(what)}: {runs} (goal < {LOOP_BLOCKED_GOAL_MS:.0f} ms: {verdict})"
             )
     return lines
 
@@ -386,20 +431,23 @@ def plot(results: list[StepResult], path: Path) -> None:
 
     figure, axes = plt.subplots(2, 2, figsize=(11, 8), constrained_layout=True)
     colours = {1: "tab:blue", 2: "tab:orange"}
+    lines = {"gandengyan": ("-", "o"), "doudizhu": ("-.", "^"), "bare": ("--", "s")}
     for row, pace in enumerate(("flat", "human")):
-        for kind, style, marker in (("game", "-", "o"), ("bare", "--", "s")):
+        for what in (*_games(results), "bare"):
+            style, marker = lines.get(what, (":", "x"))
             for workers in sorted({r.workers for r in results}):
                 steps = sorted(
                     (
                         r
                         for r in results
-                        if r.pace == pace and r.kind == kind and r.workers == workers
+                        if r.pace == pace and r.what == what and r.workers == workers
                     ),
                     key=lambda r: r.tables,
                 )
                 if not steps:
                     continue
-                label = f"{kind}, {workers} worker{'s' if workers > 1 else ''}"
+                name = "bare" if what == "bare" else GAME_LABELS.get(what, what)
+                label = f"{name}, {workers} worker{'s' if workers > 1 else ''}"
                 tables = [r.tables for r in steps]
                 axes[row][0].plot(
                     tables,
@@ -435,7 +483,10 @@ def plot(results: list[StepResult], path: Path) -> None:
             axis.set_xlim(left=0)
             axis.legend(fontsize=8)
         axes[row][0].set_ylim(bottom=0)
-    figure.suptitle("Gan Deng Yan Online under load: daphne on PostgreSQL + Redis, 2 shared cores")
+    figure.suptitle(
+        "Gan Deng Yan Online under load (gdy 干瞪眼, ddz 斗地主): daphne on PostgreSQL + Redis, "
+        "2 shared cores"
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=100)
     plt.close(figure)

@@ -1,8 +1,10 @@
 """The server under load: daphne workers started as subprocesses, and what they cost.
 
 Each worker is one ``daphne`` process on its own port, as in a deployment (docs/deploy.md),
-serving ``benchmarks.load.asgi:application``. CPU time and resident memory come from ``/proc``: of
-the workers, and of PostgreSQL's and Redis's processes, which share the machine's two cores.
+serving ``benchmarks.load.asgi:application``; a table runner (``manage.py run_tables``) runs
+beside them when a step needs the table's clock (斗地主's deal). CPU time and resident memory come
+from ``/proc``: of the workers, the runner, and PostgreSQL's and Redis's processes, which share
+the machine's two cores.
 """
 
 from __future__ import annotations
@@ -71,6 +73,22 @@ def start_workers(count: int, env: dict[str, str], log_dir: Path) -> list[Worker
                 raise RuntimeError(f"daphne did not start; see {worker.log}")
             time.sleep(0.1)
     return workers
+
+
+def start_runner(env: dict[str, str], log_dir: Path) -> Worker:
+    """Start a table runner in a process of its own (``manage.py run_tables``), as a deployment
+    may beside its workers: it tells the tables through the channel layer. A ``Worker`` with no
+    port: it serves no sockets."""
+    log = log_dir / "runner.log"
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "run_tables"],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    return Worker(0, process, log)
 
 
 def stop_workers(workers: list[Worker]) -> None:

@@ -5,6 +5,10 @@ the table's sockets make the players' moves and 再来一局 (on the event loop,
 then through the services for what the loop hands over), once through the services alone. The
 players sit on two workers, each with the caches a process keeps. Both runs must store the same
 rows and send every player the same frames, and refuse the same actions with the same codes.
+
+There is a session for each game (``Script``): 干瞪眼 at four seats, and 斗地主 at three, whose
+deal the table's clock shows in stages, with its bidding (and a redeal when nobody calls), 明牌
+and 加倍 (a player with fewer coins than the room's threshold may not) before the play.
 """
 
 from __future__ import annotations
@@ -27,14 +31,17 @@ from django.db import connection, connections
 
 from accounts.models import LedgerEntry, User
 from games import loop_moves, services
-from games.bots import SensiblePolicy, choose_for
+from games.bots import DoudizhuPolicy, SensiblePolicy, choose_for
+from games.engines import engine_for
 from games.errors import GameActionRefused, TableRefused
 from games.lru import LruCache
 from games.models import Game, GameEvent, GamePlayer, Room, Seat, Table
 from games.positions import known_games
-from games.rules.gandengyan import GameState, GandengyanRules, Play
-from games.rules.gandengyan.moves import move_from_json
-from games.selectors import table_version
+from games.rules import Phase
+from games.rules import doudizhu as ddz
+from games.rules import gandengyan as gdy
+from games.rules.doudizhu.game import deal_numbers
+from games.selectors import game_initial_state, table_version
 from tests import seeds
 from tests.games.helpers import make_player, make_room, set_balance
 
@@ -44,30 +51,10 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
-#: The session: games played to their end, the deals' sequence and the players' choices.
-GAMES = 7
-DEALS = 20_260_101
-CHOICES = 3
-STEPS_LIMIT = 4000
-
-#: The people, and the worker each one's socket is on. The first three sit down, by seat, and
-#: a bot takes the fourth; when a seat is free, the first of ``ARRIVALS`` not seated takes it.
-#: The table runner (bots, timeouts, 托管) and the staff run on worker B.
-PEOPLE = ("zhao", "qian", "sun", "li")
-SEATED = 3
-ARRIVALS = ("li", "zhao", "sun", "qian")
-WORKER = {"zhao": "A", "qian": "B", "sun": "A", "li": "B"}
-RUNNER = "B"
-#: Turns the player lets run out at the start of the first game: two in a row put the seat in
-#: 托管.
-FIRST_TIMEOUTS = {"sun": 2}
-#: By game, when a player asks to leave once it ends (or takes it back): after how many of its
-#: actions.
-LEAVING = {3: [(6, "leave", "zhao"), (12, "stay", "zhao"), (18, "leave", "zhao")]}
-#: After this many games the staff leave this player fewer coins than the room admits: the
-#: player's 再来一局 is refused, and the player leaves the table.
-RUINED = (5, "sun")
+#: The fewest coins the session's room admits: the staff leave a player half as many
+#: (``Script.ruined``), whose 再来一局 is then refused, and who leaves the table.
 MIN_COINS = 1_000
+STEPS_LIMIT = 4000
 
 #: What came of an action: ``("refused", code)`` or ``("notices", [(group, message), ...])``.
 Outcome = tuple[Any, ...]
@@ -141,7 +128,7 @@ class Look:
     version: str
     table: Table
     game: Game | None
-    state: GameState | None
+    state: Any  # the engine's position, None between games
     seats: list[Seat]
 
     def seat_of(self, name: str) -> Seat:
@@ -188,18 +175,18 @@ def _bot_turn(*, table_id: int) -> None:
     assert services.bot_take_turn(game=game) is not None
 
 
-def _position(game: Game, known: Look | None) -> GameState:
+def _position(game: Game, known: Look | None) -> Any:
     """The position of ``game`` after its stored events, replayed from ``known`` (the look
     before) when it shows the same game, else from the deal."""
     if known is not None and known.game is not None and known.game.pk == game.pk:
         assert known.state is not None
         state = known.state
     else:
-        rules = GandengyanRules.from_dict(game.rules)
-        state = GameState.from_position(game.hands, game.stock, game.dealer, rules=rules)
+        state = game_initial_state(game=game)
+    engine = engine_for(game.game)
     actions = game.events.filter(number__gt=state.log_length).order_by("number")
-    for action in actions.values_list("action", flat=True):
-        state = state.apply(state.to_move, move_from_json(action))
+    for seat, action in actions.values_list("seat", "action"):
+        state = state.apply(seat, engine.action_from_json(action))
     return state
 
 
@@ -274,20 +261,13 @@ def _keys_go_on_from(sequences: dict[str, int]) -> None:
             )
 
 
-def _world() -> tuple[Room, dict[str, User]]:
-    room = make_room(code="paths", rules={"players": 4})
-    Room.objects.filter(pk=room.pk).update(min_coins=MIN_COINS)
-    room.refresh_from_db()
-    users = {name: make_player(name, coins=1_000_000) for name in PEOPLE}
-    return room, users
-
-
 def _stored_rows() -> dict[str, list[tuple[Any, ...]]]:
     return {
         "games": list(
             Game.objects.order_by("number").values_list(
                 "pk",
                 "number",
+                "game",
                 "status",
                 "winner",
                 "dealer",
@@ -299,6 +279,7 @@ def _stored_rows() -> dict[str, list[tuple[Any, ...]]]:
                 "stock",
                 "seed",
                 "seed_commitment",
+                "deal",
             )
         ),
         "game players": list(
@@ -326,25 +307,266 @@ def _stored_rows() -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
-def _choose(state: GameState, rng: random.Random) -> dict[str, Any]:
-    """A player's choice among the legal moves of their turn, as the page sends it (the cards
-    and the meaning chosen): mostly the hint a bot would play, otherwise one at random, mostly a
-    play, sometimes a pass (when following)."""
-    if rng.random() < 0.75:
-        return dict(choose_for(state, SensiblePolicy()).to_json())
+class Script:
+    """A session's game and its cast, and how its players choose their actions.
+
+    The people, and the worker each one's socket is on: the first ``seated`` sit down, by
+    seat, and bots take the other seats; when a seat is free, the first of ``arrivals`` not
+    seated (nor turned away) takes it. The table's runner (bots, timeouts, 托管, the clock) and
+    the staff run on worker ``RUNNER``."""
+
+    name = ""
+    #: The engine's key, and the room's base and rules.
+    game = ""
+    base = 400
+    rules: dict[str, Any] = {}
+    #: The session: games played to their end, the deals' sequence and the players' choices.
+    games = 7
+    deals = 0
+    choices = 0
+    people = ("zhao", "qian", "sun", "li")
+    seated = 3
+    arrivals = ("li", "zhao", "sun", "qian")
+    worker = {"zhao": "A", "qian": "B", "sun": "A", "li": "B"}
+    #: Each person's coins at the start (1,000,000 unless listed).
+    coins: dict[str, int] = {}
+    #: Turns the player lets run out in the first game: two in a row put the seat in 托管.
+    first_timeouts: dict[str, int] = {}
+    #: By game, when a player asks to leave once it ends (or takes it back): after how many of
+    #: its actions.
+    leaving: dict[int, list[tuple[int, str, str]]] = {
+        3: [(6, "leave", "zhao"), (12, "stay", "zhao"), (18, "leave", "zhao")]
+    }
+    #: After this many games the staff leave this player fewer coins than the room admits.
+    ruined = (5, "")
+    #: How often a player sends a move between games.
+    stray = 0.15
+
+    def world(self) -> tuple[Room, dict[str, User]]:
+        room = make_room(code=f"paths-{self.game}", base=self.base, rules=self.rules)
+        Room.objects.filter(pk=room.pk).update(game=self.game, min_coins=MIN_COINS)
+        room.refresh_from_db()
+        room.full_clean()
+        users = {
+            name: make_player(name, coins=self.coins.get(name, 1_000_000)) for name in self.people
+        }
+        return room, users
+
+    def choose(self, look: Look, rng: random.Random) -> dict[str, Any]:
+        """The action of the person to move, as the page sends it."""
+        raise NotImplementedError
+
+    async def aside(self, session: Session, look: Look) -> bool:
+        """Whether an action other than the turn of the person to move was made instead (what
+        the game lets a seat do out of turn, or the table's clock): the session then goes on
+        to its next step."""
+        return False
+
+    def counted(self, rows: dict[str, list[tuple[Any, ...]]]) -> Counter[str]:
+        """What the game's stored events show the session covered."""
+        return Counter()
+
+    def check(self, counts: Counter[str]) -> None:
+        """That the session covered what it is meant to."""
+
+
+def _plays_or_pass(state: Any, rng: random.Random) -> dict[str, Any]:
+    """One of the moves of the player to move, at random: mostly a play, sometimes a pass
+    (when following)."""
     moves = state.legal_moves()
-    plays = [move for move in moves if isinstance(move, Play)]
+    plays = [move for move in moves if isinstance(move, gdy.Play | ddz.Play)]
     move = rng.choice(plays if plays and rng.random() < 0.8 else moves)
     return dict(move.to_json())
 
 
+class Gandengyan(Script):
+    """干瞪眼 at four seats: three people and a bot."""
+
+    name = "gandengyan"
+    game = "gandengyan"
+    rules = {"players": 4}
+    deals = 20_260_101
+    choices = 3
+    first_timeouts = {"sun": 2}
+    ruined = (5, "sun")
+
+    def choose(self, look: Look, rng: random.Random) -> dict[str, Any]:
+        """Mostly the hint a bot would play (the cards and the meaning chosen), otherwise one of
+        the moves at random."""
+        if rng.random() < 0.75:
+            return dict(choose_for(look.state, SensiblePolicy()).to_json())
+        return _plays_or_pass(look.state, rng)
+
+    def check(self, counts: Counter[str]) -> None:
+        assert counts["再来一局 made on the loop"] >= self.games
+        assert counts["再来一局 handed to the services"] >= self.games - 3
+        assert counts["events by timeout"] >= 4 and counts["events by auto_play"] >= 4
+        assert counts["events by bot"] >= 20
+        assert counts["sat down"] == self.seated + 2 and counts["left"] == 3
+        for code in ("balance_too_low", "duplicate"):
+            assert counts[f"refused as {code}"], code
+
+
+#: How often someone who may declare 明牌 does, unplanned, by phase.
+SHOWS = {Phase.DEAL: 0.15, Phase.BID: 0.05, Phase.DOUBLE: 0.1, Phase.PLAY: 0.1}
+
+
+class Doudizhu(Script):
+    """斗地主 at three seats: two people and a bot. The room's threshold for 加倍 is that of
+    its novice room: ``li``, who comes in the fourth game, has less, so may not 加倍, nor may
+    anyone while ``li`` is the landlord."""
+
+    name = "doudizhu"
+    game = "doudizhu"
+    base = 50
+    rules = {"double_threshold": 2_000}
+    deals = 20_260_315
+    choices = 8
+    seated = 2
+    arrivals = ("li", "sun", "zhao", "qian")
+    coins = {"li": 1_900}
+    first_timeouts = {"qian": 2}
+    ruined = (5, "qian")
+    stray = 0.25
+    #: Games whose first deal the people decline (不叫, and no 明牌): it is dealt again when
+    #: the bot declines too.
+    declining = (2, 4, 6)
+    #: Games in which a person declares 明牌 at a moment (the first person who may then, if
+    #: no one has at that moment yet): before the first card, while the deal is shown, or the
+    #: landlord after taking the bottom cards.
+    showing = {1: "start", 3: "deal", 5: "bottom", 7: "bottom"}
+
+    def declines(self, look: Look) -> bool:
+        assert look.game is not None
+        return look.game.number in self.declining and len(look.state.deals) == 1
+
+    def choose(self, look: Look, rng: random.Random) -> dict[str, Any]:
+        """Bidding: 叫 or 抢 more often than not, and 不叫 in a deal the people decline. Doubling
+        and playing: mostly the bot's choice, otherwise one at random (加倍 only when the
+        player may)."""
+        state = look.state
+        declines = state.phase is Phase.BID and self.declines(look)
+        if declines and ddz.NO_CALL in state.legal_actions(state.to_move):
+            return dict(ddz.NO_CALL.to_json())
+        legal = state.legal_actions(state.to_move)
+        if state.phase is Phase.BID:
+            # 叫 or 抢 more often than not.
+            yes, no = (word for word in legal if isinstance(word, ddz.Bid))
+            return dict((yes if rng.random() < 0.7 else no).to_json())
+        if rng.random() < 0.75:
+            return dict(choose_for(state, DoudizhuPolicy()).to_json())
+        if state.phase is Phase.PLAY:
+            return _plays_or_pass(state, rng)
+        return dict(rng.choice([word for word in legal if isinstance(word, ddz.Double)]).to_json())
+
+    async def aside(self, session: Session, look: Look) -> bool:
+        """明牌 as planned, or by anyone who may (and now and then by someone who may not); 加倍
+        or not out of turn, or 加倍 by someone the threshold keeps from it; while the deal is
+        shown, the table's clock, or the person to move trying to deal on."""
+        rng, state = session.rng, look.state
+        assert look.game is not None
+        seats = {row.position: row.user.username for row in look.seats if row.user is not None}
+        may = {
+            name: show.moment
+            for position, name in seats.items()
+            for show in state.legal_actions(position)
+            if isinstance(show, ddz.Show)
+        }
+        moments = {} if self.declines(look) else may
+        planned = self.showing.get(look.game.number)
+        if planned not in {show.moment for _seat, show in state.shows}:
+            for name, moment in moments.items():
+                if moment == planned:
+                    await session.say(name, {"show": True})
+                    return True
+        may_show = list(moments)
+        roll = rng.random()
+        if may_show and roll < SHOWS[state.phase]:
+            await session.say(rng.choice(may_show), {"show": True})
+            return True
+        if roll > 0.98:
+            # 明牌 again, or late: refused.
+            may_not = [name for name in seats.values() if name not in may]
+            if may_not:
+                await session.say(rng.choice(may_not), {"show": True})
+                return True
+        if state.phase is Phase.DOUBLE:
+            choosing = [
+                (position, name)
+                for position, name in seats.items()
+                if state.doubles[position] is None and position != state.to_move
+            ]
+            if choosing and rng.random() < 0.4:
+                position, name = rng.choice(choosing)
+                yes = rng.random() < (0.5 if state.may_double(position) else 0.3)
+                await session.say(name, {"double": yes})
+                return True
+            position = state.to_move
+            if position in seats and not state.may_double(position) and rng.random() < 0.3:
+                await session.say(seats[position], {"double": True})
+                return True
+        if state.phase is Phase.DEAL and state.to_move in seats:
+            if rng.random() < 0.15:
+                await session.say(seats[state.to_move], {"deal": 17})
+            else:
+                await session.turn_due()
+            return True
+        return False
+
+    def counted(self, rows: dict[str, list[tuple[Any, ...]]]) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        by_game: dict[int, list[tuple[Any, ...]]] = {}
+        for event in rows["events"]:
+            by_game.setdefault(event[0], []).append(event)
+        for events in by_game.values():
+            actions = [ddz.ENGINE.action_from_json(action) for _g, _n, _s, action, _o, _i in events]
+            counts["redeals"] += deal_numbers(actions)[1] - 1
+            for (_g, _n, _s, _a, source, _i), action in zip(events, actions, strict=True):
+                kind = type(action).__name__
+                counts[f"{kind} by {source}"] += 1
+                if isinstance(action, ddz.Show):
+                    counts[f"明牌 {action.moment}"] += 1
+                elif action in (ddz.ROB, ddz.DOUBLE):
+                    counts[str(action)] += 1
+        return counts
+
+    def check(self, counts: Counter[str]) -> None:
+        assert counts["redeals"] >= 1
+        assert counts["DealOn by clock"] >= 2 * self.games
+        assert counts["Bid by player"] and counts["Bid by timeout"] and counts["Bid by bot"]
+        assert counts["Double by player"] and counts["Double by bot"]
+        assert counts["Play by player"] and counts["Play by bot"] and counts["Play by auto_play"]
+        assert counts["Pass by player"] and counts["Pass by bot"] and counts["Pass by timeout"]
+        assert counts["明牌 start"] and counts["明牌 deal"] and counts["明牌 bottom"]
+        assert counts["rob"] and counts["double"]
+        # ``li`` may be turned away for want of coins, and someone else sit down.
+        assert counts["sat down"] >= self.seated + 2 and counts["left"] >= 3
+        for code in (
+            "dealt_by_the_clock",
+            "may_not_double",
+            "already_shown",
+            "show_too_late",
+            "wrong_phase",
+            "balance_too_low",
+        ):
+            assert counts[f"refused as {code}"], code
+
+
+SCRIPTS = (Gandengyan(), Doudizhu())
+
+
+#: The worker of the table's runner (bots, timeouts, 托管, the clock) and of the staff.
+RUNNER = "B"
+
+
 class Session:
-    """The scripted session, through the loop and the services as the sockets make moves
+    """The session of ``script``, through the loop and the services as the sockets make moves
     (``on_loop``), or through the services alone."""
 
-    def __init__(self, *, on_loop: bool) -> None:
+    def __init__(self, script: Script, *, on_loop: bool) -> None:
+        self.script = script
         self.on_loop = on_loop
-        self.rng = random.Random(CHOICES)
+        self.rng = random.Random(script.choices)
         self.workers = Workers()
         self.steps: list[Step] = []
         self.counts: Counter[str] = Counter()
@@ -356,11 +578,12 @@ class Session:
         #: Each player's last move in the game being played: the action, the version it was
         #: chosen on and its id.
         self.made: dict[str, tuple[dict[str, Any], str, str]] = {}
-        self.timeouts_due = dict(FIRST_TIMEOUTS)
-        self.leaving = {number: list(plan) for number, plan in LEAVING.items()}
+        self.timeouts_due = dict(script.first_timeouts)
+        self.leaving = {number: list(plan) for number, plan in script.leaving.items()}
         self.ruined = ""
-        #: Players whose 再来一局 the room refused: they leave.
+        #: Players whose 再来一局 the room refused: they leave, and do not come back.
         self.refused: list[str] = []
+        self.turned_away: set[str] = set()
 
     @property
     def table_id(self) -> int:
@@ -416,7 +639,14 @@ class Session:
                 action_id=action_id,
             )
 
-        return await self.step(WORKER[name], f"{name} {action} on {version} ({action_id})", act)
+        return await self.step(
+            self.script.worker[name], f"{name} {action} on {version} ({action_id})", act
+        )
+
+    async def say(self, name: str, action: dict[str, Any]) -> Outcome:
+        """``name``'s ``action`` on the table as it is now, with an id of its own."""
+        assert self.look is not None
+        return await self.move(name, action, version=self.look.version, action_id=self.new_id())
 
     async def again(self, name: str) -> Outcome:
         user = self.users[name]
@@ -433,12 +663,12 @@ class Session:
                 self.counts["再来一局 handed to the services"] += 1
             return await _through_services(services.table_play_again, user=user, table=self.table)
 
-        return await self.step(WORKER[name], f"{name} 再来一局", act)
+        return await self.step(self.script.worker[name], f"{name} 再来一局", act)
 
     async def auto_play(self, name: str, *, on: bool) -> Outcome:
         self.counts[f"托管 {'on' if on else 'off'}"] += 1
         return await self.step(
-            WORKER[name],
+            self.script.worker[name],
             f"{name} 托管 {'on' if on else 'off'}",
             lambda: _through_services(
                 services.table_set_auto_play, user=self.users[name], table=self.table, on=on
@@ -448,7 +678,7 @@ class Session:
     async def sit(self, name: str) -> Outcome:
         self.counts["sat down"] += 1
         return await self.step(
-            WORKER[name],
+            self.script.worker[name],
             f"{name} sits down",
             lambda: _through_services(self._sit, user=self.users[name], room=self.room),
         )
@@ -459,7 +689,7 @@ class Session:
     async def leave(self, name: str) -> Outcome:
         self.counts["left"] += 1
         return await self.step(
-            WORKER[name],
+            self.script.worker[name],
             f"{name} leaves",
             lambda: _through_services(
                 services.table_leave, user=self.users[name], table=self.table
@@ -469,7 +699,7 @@ class Session:
     async def stay(self, name: str) -> Outcome:
         self.counts["stayed"] += 1
         return await self.step(
-            WORKER[name],
+            self.script.worker[name],
             f"{name} stays after all",
             lambda: _through_services(
                 services.table_leave_cancel, user=self.users[name], table=self.table
@@ -503,14 +733,15 @@ class Session:
 
     async def play(self) -> Played:
         await database_sync_to_async(_empty_database)()
-        seeds.restart(DEALS)
-        self.room, self.users = await database_sync_to_async(_world)()
-        for name in PEOPLE[:SEATED]:
+        script = self.script
+        seeds.restart(script.deals)
+        self.room, self.users = await database_sync_to_async(script.world)()
+        for name in script.people[: script.seated]:
             outcome = await self.sit(name)
             assert outcome[0] == "notices", outcome
-        first = PEOPLE[0]
+        first = script.people[0]
         outcome = await self.step(
-            WORKER[first],
+            script.worker[first],
             f"{first} calls the bots",
             lambda: _through_services(
                 services.table_call_bots, user=self.users[first], table=self.table
@@ -525,7 +756,7 @@ class Session:
                 if playing:
                     finished, playing = finished + 1, False
                     self.made.clear()
-                if finished == GAMES:
+                if finished == script.games:
                     break
                 await self.between_games(look, finished)
             else:
@@ -534,11 +765,12 @@ class Session:
                 await self.in_game(look, older if older != look.version else "")
             before = look.version
         else:
-            raise AssertionError(f"{GAMES} games were not played in {STEPS_LIMIT} steps")
+            raise AssertionError(f"{script.games} games were not played in {STEPS_LIMIT} steps")
         self.counts["games"] = finished
         self.counts["steps"] = len(self.steps)
         rows = await database_sync_to_async(_stored_rows)()
         self.counts.update(f"events by {source}" for _n, _m, _s, _a, source, _i in rows["events"])
+        self.counts.update(script.counted(rows))
         return Played(self.steps, rows, self.counts)
 
     async def in_game(self, look: Look, older: str) -> None:
@@ -557,7 +789,7 @@ class Session:
         probe = rng.random()
         if probe < 0.03:
             # Someone who does not sit at the table.
-            outsider = rng.choice([name for name in PEOPLE if name not in humans])
+            outsider = rng.choice([name for name in self.script.people if name not in humans])
             await self.move(outsider, {"pass": True}, version=version, action_id=self.new_id())
             return
         if probe < 0.05:
@@ -566,6 +798,8 @@ class Session:
         if probe < 0.08:
             name = rng.choice(humans)  # 托管 switched at any moment, by anyone
             await self.auto_play(name, on=not look.seat_of(name).auto_play)
+            return
+        if await self.script.aside(self, look):
             return
         row = look.seats[state.to_move]
         if row.is_bot:
@@ -587,7 +821,7 @@ class Session:
         if roll < 0.07:
             await self.turn_due()  # the player's time runs out
             return
-        action = _choose(state, rng)
+        action = self.script.choose(look, rng)
         if roll < 0.14 and older:
             await self.move(name, action, version=older, action_id=self.new_id())
         elif roll < 0.2:
@@ -625,22 +859,27 @@ class Session:
         rng = self.rng
         humans = [row for row in look.seats if row.user is not None]
         seated = {row.user.username for row in humans if row.user is not None}
-        if finished == RUINED[0] and not self.ruined:
-            await self.ruin(RUINED[1])
+        after, ruined = self.script.ruined
+        if finished == after and not self.ruined:
+            await self.ruin(ruined)
             return
         if self.refused:
-            await self.leave(self.refused.pop())
+            name = self.refused.pop()
+            self.turned_away.add(name)
+            await self.leave(name)
             return
         if any(row.user is None and not row.is_bot for row in look.seats):
-            await self.sit(next(p for p in ARRIVALS if p not in seated and p != self.ruined))
+            arrivals = self.script.arrivals
+            away = seated | self.turned_away | {self.ruined}
+            await self.sit(next(p for p in arrivals if p not in away))
             return
         waiting = sorted(row.user.username for row in humans if not row.ready and row.user)
         ready = sorted(row.user.username for row in humans if row.ready and row.user)
         roll = rng.random()
-        if roll < 0.15:
+        if roll < self.script.stray:
             name = rng.choice(waiting + ready)
             await self.move(name, {"pass": True}, version=look.version, action_id=self.new_id())
-        elif roll < 0.3 and ready:
+        elif roll < self.script.stray + 0.15 and ready:
             await self.again(rng.choice(ready))  # ready already: nothing changes
         else:
             name = rng.choice(waiting)
@@ -709,15 +948,18 @@ def _assert_same(loop: Played, alone: Played) -> None:
         pytest.fail("\n".join(told), pytrace=False)
 
 
-async def test_the_loop_and_the_services_play_a_session_alike(settings: Any) -> None:
+@pytest.mark.parametrize("script", SCRIPTS, ids=[script.name for script in SCRIPTS])
+async def test_the_loop_and_the_services_play_a_session_alike(
+    settings: Any, script: Script
+) -> None:
     settings.GAME_SEED_SOURCE = seeds.SOURCE
     settings.TABLE_MOVES_ON_LOOP = True
     assert loop_moves.enabled()
     sequences = await database_sync_to_async(_key_sequences)()
     try:
-        through_loop = await Session(on_loop=True).play()
+        through_loop = await Session(script, on_loop=True).play()
         loop_moves.close_connections()
-        through_services = await Session(on_loop=False).play()
+        through_services = await Session(script, on_loop=False).play()
     finally:
         await database_sync_to_async(_keys_go_on_from)(sequences)
 
@@ -725,23 +967,15 @@ async def test_the_loop_and_the_services_play_a_session_alike(settings: Any) -> 
     # The script covers what it is meant to, and every change was told with the players'
     # frames.
     assert counts["notices without frames"] == 0, counts
-    assert counts["games"] == GAMES and counts["steps"] >= 300
-    assert counts["moves made on the loop"] >= 100
-    assert counts["moves handed to the services"] >= 3
-    assert counts["再来一局 made on the loop"] >= GAMES
-    assert counts["再来一局 handed to the services"] >= GAMES - 3
-    assert counts["events by timeout"] >= 4 and counts["events by auto_play"] >= 4
-    assert counts["events by bot"] >= 20 and counts["托管 on"] and counts["托管 off"]
-    assert counts["托管 after timeouts"]
-    assert counts["sat down"] == SEATED + 2 and counts["left"] == 3 and counts["stayed"] == 1
-    for code in (
-        "balance_too_low",
-        "stale",
-        "not_your_turn",
-        "duplicate",
-        "not_seated",
-        "no_game",
-        "game_in_progress",
-    ):
-        assert counts[f"refused as {code}"], code
+    assert counts["games"] == script.games and counts["steps"] >= 300, counts
+    assert counts["moves made on the loop"] >= 100, counts
+    assert counts["moves handed to the services"] >= 3, counts
+    assert (
+        counts["再来一局 made on the loop"] >= 4 and counts["再来一局 handed to the services"] >= 4
+    )
+    assert counts["托管 on"] and counts["托管 off"] and counts["托管 after timeouts"], counts
+    assert counts["stayed"] == 1, counts
+    for code in ("stale", "not_your_turn", "not_seated", "no_game", "game_in_progress"):
+        assert counts[f"refused as {code}"], (code, counts)
+    script.check(counts)
     _assert_same(through_loop, through_services)
