@@ -11,19 +11,16 @@ import asyncio
 import json
 import os
 import random
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 from django.test import override_settings
 from django.utils import timezone, translation
 
 from accounts.models import LedgerEntry, User
-from games import services, socket_limits
+from games import services
 from games.frames import render_frame_for_user
 from games.models import Game, GameEvent, Room, Seat, Table
 from tests.games.helpers import balance, make_player, make_room, start_from_position
@@ -39,26 +36,13 @@ from tests.games.live import (
 
 pytestmark = [
     pytest.mark.asyncio,
+    pytest.mark.usefixtures("live_layer_no_runner"),
     # Real commits, as the consumers see them; the rooms the migrations made are restored after.
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
 GAMES = int(os.environ.get("TEST_LIVE_GAMES", "200"))
 SPECTATED = 20  # the spectator watches the first games (spectators have their own tests too)
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _fresh_layer_and_no_runner() -> AsyncIterator[None]:
-    """A channel layer made in this test's event loop; the runner stays off, so that the test
-    moves the bots itself, in a known order. The connections the consumers' database thread
-    kept open are closed after, so that the test database can be dropped."""
-    channel_layers.backends.clear()
-    socket_limits.reset()
-    # The tests act far faster than a person; the flood test sets its own limit.
-    with override_settings(TABLE_RUNNER_IN_PROCESS=False, TABLE_MESSAGE_RATE="1000/second"):
-        yield
-    await database_sync_to_async(connections.close_all)()  # Channels' own thread's
-    channel_layers.backends.clear()
 
 
 def _table_with_bots(user: User, room: Room) -> Table:

@@ -11,20 +11,15 @@ import asyncio
 import json
 import os
 import random
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
-from django.db import connections
-from django.test import override_settings
 
 from accounts.models import User
-from games import services, socket_limits
+from games import services
 from games.engines import engine_for
 from games.models import Game, Room, Table
 from games.rules import Phase
@@ -44,23 +39,12 @@ from tests.games.live import (
 
 pytestmark = [
     pytest.mark.asyncio,
+    pytest.mark.usefixtures("live_layer_no_runner"),
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
 GAMES = int(os.environ.get("TEST_LIVE_DOUDIZHU_GAMES", "40"))
 SPECTATED = 8
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def _fresh_layer_and_no_runner() -> AsyncIterator[None]:
-    """A channel layer of this test's event loop; no runner: the test moves the bots and the
-    clock of the deal itself."""
-    channel_layers.backends.clear()
-    socket_limits.reset()
-    with override_settings(TABLE_RUNNER_IN_PROCESS=False, TABLE_MESSAGE_RATE="1000/second"):
-        yield
-    await database_sync_to_async(connections.close_all)()
-    channel_layers.backends.clear()
 
 
 def _table_with_bots(user: User) -> Table:
@@ -142,15 +126,15 @@ async def _frames_until(socket: WebsocketCommunicator, *, seat: int | None, vers
             return received
 
 
-def _step(game: Game, rng: random.Random) -> dict[str, Any] | None:
+def _step(game: Game, rng: random.Random, *, show: bool) -> dict[str, Any] | None:
     """Move the game on one step: the clock deals, a bot moves, or (returned) the intent that
-    the player at seat 0 sends."""
+    the player at seat 0 sends (``show``: the hand shown at the first chance)."""
     state = game_state(game=game)
     assert isinstance(state, GameState)
     engine = engine_for(game.game)
     legal = [action for action in state.legal_actions(0) if not isinstance(action, DealOn)]
     shows = [action for action in legal if isinstance(action, Show)]
-    if shows and rng.random() < 0.15:
+    if shows and (show or rng.random() < 0.15):
         return {"action": "act", "move": json.dumps(engine.action_to_json(shows[0]))}
     if state.phase is Phase.DEAL:
         assert game.turn_deadline is not None
@@ -188,7 +172,7 @@ async def test_many_games_against_bots_never_show_a_card_beyond_the_seats_view()
                     spectator = None
                 await socket.send_to(text_data=intent("again"))
             else:
-                chosen = await database_sync_to_async(_step)(game, rng)
+                chosen = await database_sync_to_async(_step)(game, rng, show=not shown)
                 if chosen is not None:
                     shown += '"show"' in chosen["move"]
                     await socket.send_to(text_data=intent(**chosen, version=version))
