@@ -484,8 +484,9 @@ def plot(results: list[StepResult], path: Path) -> None:
             axis.legend(fontsize=8)
         axes[row][0].set_ylim(bottom=0)
     figure.suptitle(
-        "Gan Deng Yan Online under load (gdy 干瞪眼, ddz 斗地主): daphne on PostgreSQL + Redis, "
-        "2 shared cores"
+        # Latin names: the plot's font has no Chinese glyphs.
+        "Gan Deng Yan Online under load (gdy Gan Deng Yan, ddz Dou Dizhu): daphne on PostgreSQL"
+        " + Redis, 2 shared cores"
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=100)
