@@ -5,10 +5,11 @@ migrations create, with one or two people and bots, public and private. At momen
 chosen from the run's seed (the deal, points in the middle, right before the last move, after
 the end) every surface a signed-in user who is not staff can reach is fetched as each player, as
 a spectator and as a stranger: the websocket frame (``render_frame_for_user``, what the socket
-sends), the table page, the game page and its dispute form, the room, the lobby, the profile
-(wallet, ledger, games), the invitation page, the rules, and the admin (which must send them to
-its login). No response may hold a card of another seat's hand or of the stock, the stock in
-order, or the seed of a game still being played (only its SHA-256 commitment).
+sends), the table page, the game page, its record download and its dispute form, the room, the
+lobby, the profile (wallet, ledger, games), the invitation page, the rules, and the admin (which
+must send them to its login). No response may hold a card of another seat's hand or of the
+stock, the stock in order, or the seed of a game still being played (only its SHA-256
+commitment).
 
 The detector reads the site's own card notations: ``data-card``, ``value`` and ``title``
 attributes made of card codes, JSON (``json_script`` blocks, the record), card faces as rank and
@@ -25,7 +26,7 @@ import os
 import random
 import re
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -190,7 +191,7 @@ class Figures:
     pages: int = 0
     planted_caught: int = 0
     by_surface: Counter[str] = field(default_factory=Counter)
-    seconds: Counter[str] = field(default_factory=Counter)
+    seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
 
 
 def _user(name: str, language: str) -> Viewer:
@@ -251,12 +252,13 @@ def _may_end(state: GameState) -> bool:
 
 # The surfaces ------------------------------------------------------------------------------------
 
-# What a viewer can ask for. A moment looks at some of them, in turn, for one viewer after
-# another, so that over the run each viewer sees each surface at every kind of moment.
+# What a viewer can ask for. A moment looks at some of them, each for one viewer or another,
+# chosen so that over the run each viewer sees each surface at every kind of moment.
 SURFACES = (
     "frame",
     "table page",
     "game page",
+    "record download",
     "dispute form",
     "earlier game page",
     "room page",
@@ -304,23 +306,48 @@ class Checker:
         self.figures = figures
         self.rng = rng
         self.turn = 0
+        self.seen: Counter[tuple[str, str, str]] = Counter()  # by viewer, surface, moment kind
 
-    def rotate(self, moment: Moment, viewers: list[Viewer], count: int) -> None:
-        """``count`` looks, the next ones of the rotation over viewers × surfaces."""
+    def rotate(self, moment: Moment, viewers: list[Viewer], count: int, kind: str) -> None:
+        """``count`` looks at ``moment``, of ``kind``. Each goes to the viewer and surface,
+        among those that can be looked at here, seen least by viewers of that role during or
+        after a game, then by that viewer at moments of that kind, then first in a rotation:
+        so that over the run each viewer sees each surface at every kind of moment, and a
+        surface some tables lack (the invitation page) is looked at where there is one."""
+        when = "playing" if moment.playing else "over"
+        choices = [
+            (viewer, surface)
+            for viewer in viewers
+            for surface in SURFACES
+            if self.applies(surface, moment)
+        ]
         for _ in range(count):
-            surface = SURFACES[self.turn % len(SURFACES)]
-            viewer = viewers[(self.turn // len(SURFACES)) % len(viewers)]
+            ranks = [
+                (
+                    self.figures.by_surface[f"{surface}, {viewer.role}, {when}"],
+                    self.seen[viewer.name, surface, kind],
+                    (index - self.turn) % len(choices),
+                )
+                for index, (viewer, surface) in enumerate(choices)
+            ]
             self.turn += 1
+            viewer, surface = choices[ranks.index(min(ranks))]
+            self.seen[viewer.name, surface, kind] += 1
             self.look(viewer, surface, moment)
+
+    @staticmethod
+    def applies(surface: str, moment: Moment) -> bool:
+        """Whether ``surface`` is there at ``moment``: a table's earlier game, its invitation."""
+        if surface == "earlier game page":
+            return moment.earlier is not None
+        if surface == "invitation page":
+            return bool(moment.table.invite_code)
+        return True
 
     def look(self, viewer: Viewer, surface: str, moment: Moment) -> None:
         table, game = moment.table, moment.game
         secrets = moment.secrets_for(viewer)
         player = viewer.role == "player"
-        if (surface == "earlier game page" and moment.earlier is None) or (
-            surface == "invitation page" and not table.invite_code
-        ):
-            return
         when = "playing" if moment.playing else "over"
         self.figures.by_surface[f"{surface}, {viewer.role}, {when}"] += 1
         if surface == "frame":
@@ -335,6 +362,10 @@ class Checker:
             )
         elif surface == "game page":
             self.page(viewer, surface, f"/games/{game.pk}/", secrets, expect=200 if player else 404)
+        elif surface == "record download":
+            # The record holds the deal and the seed: there is none while the game is played.
+            url = f"/games/{game.pk}/record.json"
+            self.page(viewer, surface, url, secrets, expect=200 if player and not secrets else 404)
         elif surface == "dispute form":
             # While the game is played the form is refused and the page comes back with the
             # error; once it is over an empty reason is refused the same way.
@@ -512,12 +543,12 @@ def _play_one(
     middle = {rng.randint(1, 15), rng.randint(16, 35)}
     state = selectors.game_state(game=game)
 
-    def moment(*, looks: int) -> Moment:
+    def moment(kind: str, *, looks: int) -> Moment:
         game.refresh_from_db()
         at = Moment(table=table, game=game, state=state, earlier=earlier, seats=seats)
         assert selectors.game_state(game=game) == state, "the game is not where the test put it"
         checker.figures.moments += 1
-        checker.rotate(at, viewers, looks)
+        checker.rotate(at, viewers, looks, kind)
         return at
 
     while not state.is_terminal:
@@ -529,13 +560,13 @@ def _play_one(
             move = choose_for(state, SensiblePolicy())  # the bot's move, to look before it
         last = move is not None and state.apply(seat, state.resolve(seat, move)).is_terminal
         if state.log_length == 0:
-            at = moment(looks=2)
+            at = moment("the deal", looks=2)
             if len(humans) > 1:
                 checker.planted(at, humans)
         elif state.log_length in middle:
-            moment(looks=1)
+            moment("the play", looks=1)
         elif last:
-            moment(looks=2)
+            moment("right before the last move", looks=2)
         if person is None:
             event = services.bot_take_turn(game=game)
         else:
@@ -551,7 +582,7 @@ def _play_one(
         assert state.is_terminal == last
         checker.figures.moves += 1
     table.refresh_from_db()
-    moment(looks=2)
+    moment("after the end", looks=2)
     assert game.status == Game.Status.FINISHED
 
 
