@@ -1,20 +1,30 @@
 """Hidden information never leaks.
 
-Hundreds of complete games are played through the services at tables of the stakes rooms the
-migrations create, with one or two people and bots, public and private. At moments of each game
-chosen from the run's seed (the deal, points in the middle, right before the last move, after
-the end) every surface a signed-in user who is not staff can reach is fetched as each player, as
-a spectator and as a stranger: the websocket frame (``render_frame_for_user``, what the socket
-sends), the table page, the game page and its dispute form, the room, the lobby, the profile
-(wallet, ledger, games), the invitation page, the rules, and the admin (which must send them to
-its login). No response may hold a card of another seat's hand or of the stock, the stock in
-order, or the seed of a game still being played (only its SHA-256 commitment).
+Hundreds of complete games of 干瞪眼, and of 斗地主, are played through the services at tables of
+the stakes rooms the migrations create, with one or two people and bots, public and private. At
+moments of each game chosen from the run's seed every surface a signed-in user who is not staff
+can reach is fetched as each player, as a spectator and as a stranger: the websocket frame
+(``render_frame_for_user``, what the socket sends), the table page, the game page, its record
+download and its dispute form, the room, the lobby, the profile (wallet, ledger, games), the
+invitation page, the rules, and the admin (which must send them to its login). For 干瞪眼 the
+moments are the deal, points in the middle, right before the last move and after the end; for
+斗地主 each stage of every deal (a redeal after three 不叫 included), the bidding, 加倍, points in
+the play, right before the last move and after the end, with people declaring 明牌 at its
+moments and 明牌开始 at 再来一局.
+
+While a game is played no response may hold a card that the engine's view of the viewer's seat
+(``state.view(seat)``, the authority) does not show: another seat's hand (斗地主: unless shown by
+明牌, and then only the cards dealt so far), 干瞪眼's stock, 斗地主's bottom cards before the
+landlord takes them and any card still to be dealt; nor hidden cards in their secret order (the
+stock, a hand as dealt), a hand of another deal (斗地主's earlier deals and the next), or the seed
+of the game or of its redeals (only the game seed's SHA-256 commitment).
 
 The detector reads the site's own card notations: ``data-card``, ``value`` and ``title``
 attributes made of card codes, JSON (``json_script`` blocks, the record), card faces as rank and
-suit symbol, and card codes as words of the page's text; and it searches for the seed (hex and
-decimal), the stock and the hands as whole strings. ``test_the_detector_catches_planted_leaks``
-shows it flags what it must, so that the long test cannot pass for want of looking.
+suit symbol, jokers by their class, and card codes as words of the page's text; and it searches
+for the seeds (hex and decimal), the secret orders and the hands as whole strings. The tests of
+planted leaks (``test_the_detector_catches_planted_leaks`` and its 斗地主 twin) show it flags what
+it must, so that the long test cannot pass for want of looking.
 """
 
 from __future__ import annotations
@@ -25,8 +35,8 @@ import os
 import random
 import re
 import time
-from collections import Counter
-from collections.abc import Iterator
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -41,9 +51,12 @@ from accounts.models import LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
+from games.engines import engine_for
 from games.frames import render_frame_for_user
 from games.models import Game, Room, Table
-from games.rules import format_cards
+from games.rules import Phase, format_cards
+from games.rules import doudizhu as ddz
+from games.rules.cards import CARDS
 from games.rules.gandengyan import PASS, GameState, Move, Play
 from games.rules.gandengyan.moves import move_from_json
 from tests import seeds
@@ -53,6 +66,8 @@ pytestmark = pytest.mark.django_db
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 # Fewer games on PostgreSQL keep the suite's second run short; TEST_LEAK_GAMES sets the number.
 GAMES = int(os.environ.get("TEST_LEAK_GAMES", "150" if ON_POSTGRES else "500"))
+# 斗地主's games, likewise: TEST_LEAK_DOUDIZHU_GAMES.
+DOUDIZHU_GAMES = int(os.environ.get("TEST_LEAK_DOUDIZHU_GAMES", "40" if ON_POSTGRES else "120"))
 GAMES_PER_TABLE = 10
 SEED = 20260315
 
@@ -62,6 +77,10 @@ CARD_WORD = re.compile(rf"(?<![0-9A-Za-z])({CARD})(?![0-9A-Za-z])")
 CARD_LIST = re.compile(rf"{CARD}(?: {CARD})*")
 # An attribute whose whole value is cards: data-card="5s", value="5s", title="5s", data-x="5s 6h".
 CARD_ATTRIBUTE = re.compile(rf'[\w-]+\s*=\s*"({CARD}(?: {CARD})*)"')
+# A joker as its face is drawn: the rank and suit read "JOKER ★" for both; the class tells them.
+JOKER_CLASS = re.compile(r'class="[^"]*\bjoker-(big|small)\b')
+JOKERS = {"big": "RJ", "small": "BJ"}
+JOKER_NAMES = {code: name for name, code in JOKERS.items()}
 # A card face as people read it: "10♠", "Q♥" (the rank and the suit may be in separate tags).
 FACE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])\s*([♠♥♦♣])")
 SUIT_CODES = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
@@ -78,29 +97,82 @@ DECORATION = re.compile(r'<div class="hero-cards" aria-hidden="true">.*?</div>\s
 # The detector ------------------------------------------------------------------------------------
 
 
+ALL_CARDS = frozenset(str(card) for card in CARDS)
+
+
 @dataclass(frozen=True)
 class Secrets:
-    """What one viewer may not see while a game is being played: the cards of the other hands
-    and of the stock, the stock in order, the seed."""
+    """What one viewer may not see while a game is being played: every card the engine's view
+    of their seat does not show, cards in an order still secret, hands written whole, seeds."""
 
     cards: frozenset[str]
-    stock: tuple[str, ...]
-    hands: tuple[str, ...]  # the other hands (now and at the deal), as the site formats them
-    seeds: tuple[str, ...]  # the seed in hex and in decimal
+    orders: tuple[tuple[str, ...], ...]  # the stock; 斗地主's hands and bottom as dealt
+    hands: tuple[str, ...]  # hands not to be seen, as the site formats them and as dealt
+    seeds: tuple[str, ...]  # the seeds in hex and in decimal
 
     @classmethod
-    def of(cls, game: Game, state: GameState, seat: int | None) -> Secrets:
-        others = [other for other in range(state.players) if other != seat]
-        stock = tuple(str(card) for card in state.stock_cards())
-        cards = set(stock)
-        hands = []
-        for other in others:
-            cards |= {str(card) for card in state.hand(other)}
-            hands += [format_cards(state.hand(other)), game.hands[other]]
-        seeds: tuple[str, ...] = ()
+    def of(cls, game: Game, state: Any, seat: int | None) -> Secrets:
+        cards = ALL_CARDS - cards_named(state.view(seat))
+        orders, hands, seeds = SECRET_SHAPES[game.game](game, state, seat, cards)
         if game.seed:
-            seeds = (game.seed, str(int(game.seed, 16)))
-        return cls(frozenset(cards), stock, tuple(hands), seeds)
+            seeds = (game.seed, str(int(game.seed, 16)), *seeds)
+        return cls(frozenset(cards), orders, hands, seeds)
+
+
+def cards_named(value: Any) -> set[str]:
+    """Every card a JSON value (an engine's view) names."""
+    if isinstance(value, str):
+        return set(CARD_WORD.findall(value))
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*map(cards_named, value)) if value else set()
+    return set()
+
+
+Shape = tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]
+
+
+def _gandengyan_secrets(
+    game: Game, state: GameState, seat: int | None, cards: frozenset[str]
+) -> Shape:
+    """The stock in order; the other hands, now and at the deal."""
+    hands = []
+    for other in range(state.players):
+        if other != seat:
+            hands += [format_cards(state.hand(other)), game.hands[other]]
+    return (tuple(str(card) for card in state.stock_cards()),), tuple(hands), ()
+
+
+def _doudizhu_secrets(
+    game: Game, state: ddz.GameState, seat: int | None, cards: frozenset[str]
+) -> Shape:
+    """The deal's hands and bottom in the order dealt, as far as they are hidden; the hands
+    holding hidden cards whole; the hands of the earlier deals (but the seat's own, which it
+    saw) and of the next; the seeds of the redeals and of the next deal."""
+    deal = state.current_deal
+    dealt = [[str(card) for card in cards_dealt] for cards_dealt in (*deal.hands, deal.bottom)]
+    orders = tuple(tuple(card for card in order if card in cards) for order in dealt)
+    hands = [
+        text
+        for other in range(3)
+        if other != seat and cards.intersection(dealt[other])
+        for text in (format_cards(state.hand(other)), " ".join(dealt[other]))
+    ]
+    following = ddz.deal_from_seed(deal.next_seed)
+    for other_deal in (*state.deals[:-1], following):
+        for other, hand in enumerate(other_deal.hands):
+            if other != seat or other_deal is following:
+                hands += [format_cards(hand), " ".join(str(card) for card in hand)]
+    numbers = [d.seed for d in state.deals[1:] if d.seed is not None] + [deal.next_seed]
+    seeds = tuple(text for n in numbers for text in (str(n), f"{n:x}"))
+    return orders, tuple(hands), seeds
+
+
+SECRET_SHAPES: dict[str, Callable[..., Shape]] = {
+    "gandengyan": _gandengyan_secrets,
+    "doudizhu": _doudizhu_secrets,
+}
 
 
 def cards_shown(page: str) -> set[str]:
@@ -109,6 +181,7 @@ def cards_shown(page: str) -> set[str]:
     page = DECORATION.sub(" ", page)
     for value in CARD_ATTRIBUTE.findall(page):
         shown.update(value.split())
+    shown.update(JOKERS[kind] for kind in JOKER_CLASS.findall(page))
     for block in JSON_SCRIPT.findall(page) + JSON_PRE.findall(page):
         shown |= _json_cards(json.loads(html.unescape(block)))
     text = html.unescape(TAG.sub("", SCRIPT.sub(" ", STYLE.sub(" ", page))))
@@ -137,8 +210,9 @@ def leaks(page: str, secrets: Secrets, *, old_cards: bool = False) -> list[str]:
     """What ``page`` gives away of ``secrets``; empty when nothing.
 
     ``old_cards``: the page may show the cards of games already over (a finished game's record,
-    the rules' examples), which are the same 54 cards in other places; then only the seed and
-    the stock in order (five cards in a row) count, not single cards or hands.
+    the rules' examples), which are the same 54 cards in other places; then only the seeds,
+    hidden cards in their secret order (five in a row) and long hands (ten cards or more)
+    count, not single cards or short hands.
     """
     found = []
     for seed in secrets.seeds:
@@ -148,25 +222,27 @@ def leaks(page: str, secrets: Secrets, *, old_cards: bool = False) -> list[str]:
         leaked = cards_shown(page) & secrets.cards
         if leaked:
             found.append(f"hidden cards {sorted(leaked)}")
-    # The stock in order, written with spaces or without ("7s 3h Kd", "7s3hKd"). In order, by
-    # chance, in a finished game's record: five cards, about once in ten million pages.
+    # Hidden cards in their secret order (the stock, a hand as dealt), written with spaces or
+    # without ("7s 3h Kd", "7s3hKd"). In order, by chance, in a finished game's record: five
+    # cards, about once in ten million pages.
     run = 5 if old_cards else 2
     sequence = " ".join(card_sequence(page))
-    for start in range(len(secrets.stock) - run + 1):
-        window = secrets.stock[start : start + run]
-        if " ".join(window) in sequence:
-            found.append(f"the stock in order from {' '.join(window)}")
-            break
     words = set(WORD.findall(page))
-    for start in range(len(secrets.stock) - max(run, 3) + 1):
-        squeezed = "".join(secrets.stock[start : start + max(run, 3)])
-        if squeezed in words:
-            found.append(f"the stock in order as {squeezed}")
-            break
-    if not old_cards:
-        for hand in secrets.hands:
-            if len(hand.split()) >= 2 and hand in page:
-                found.append(f"a hand {hand}")
+    for order in secrets.orders:
+        for start in range(len(order) - run + 1):
+            window = order[start : start + run]
+            if " ".join(window) in sequence:
+                found.append(f"hidden cards in order from {' '.join(window)}")
+                break
+        for start in range(len(order) - max(run, 3) + 1):
+            squeezed = "".join(order[start : start + max(run, 3)])
+            if squeezed in words:
+                found.append(f"hidden cards in order as {squeezed}")
+                break
+    shortest = 10 if old_cards else 2
+    for hand in secrets.hands:
+        if len(hand.split()) >= shortest and hand in page:
+            found.append(f"a hand {hand}")
     return found
 
 
@@ -190,7 +266,9 @@ class Figures:
     pages: int = 0
     planted_caught: int = 0
     by_surface: Counter[str] = field(default_factory=Counter)
-    seconds: Counter[str] = field(default_factory=Counter)
+    by_moment: Counter[str] = field(default_factory=Counter)  # the kinds of moments looked at
+    happened: Counter[str] = field(default_factory=Counter)  # 斗地主's redeals, 明牌 ...
+    seconds: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
 
 
 def _user(name: str, language: str) -> Viewer:
@@ -229,34 +307,15 @@ def _open_table(room: Room, humans: list[Viewer], private: bool) -> Table:
     return table
 
 
-def _human_move(state: GameState, rng: random.Random) -> Move:
-    """A person's move: mostly the first hint (the bot's choice), sometimes another play that
-    the hints offer, or a pass when the player may pass."""
-    roll = rng.random()
-    moves = state.legal_moves()
-    if roll < 0.9:
-        return choose_for(state, SensiblePolicy())
-    plays = [move for move in moves if isinstance(move, Play)]
-    if roll < 0.98 and plays:
-        return rng.choice(plays)
-    return PASS if PASS in moves else rng.choice(plays)
-
-
-def _may_end(state: GameState) -> bool:
-    """Whether the player to move could play their whole hand now, and so end the game."""
-    assert state.to_move is not None
-    held = state.hand_count(state.to_move)
-    return any(isinstance(move, Play) and len(move.cards) == held for move in state.legal_moves())
-
-
 # The surfaces ------------------------------------------------------------------------------------
 
-# What a viewer can ask for. A moment looks at some of them, in turn, for one viewer after
-# another, so that over the run each viewer sees each surface at every kind of moment.
+# What a viewer can ask for. A moment looks at some of them, each for one viewer or another,
+# chosen so that over the run each viewer sees each surface at every kind of moment.
 SURFACES = (
     "frame",
     "table page",
     "game page",
+    "record download",
     "dispute form",
     "earlier game page",
     "room page",
@@ -283,7 +342,7 @@ class Moment:
 
     table: Table
     game: Game
-    state: GameState
+    state: Any  # the game's engine's state
     earlier: Game | None  # the table's game before this one
     seats: dict[int, int]  # user id -> seat in the game
 
@@ -304,23 +363,48 @@ class Checker:
         self.figures = figures
         self.rng = rng
         self.turn = 0
+        self.seen: Counter[tuple[str, str, str]] = Counter()  # by viewer, surface, moment kind
 
-    def rotate(self, moment: Moment, viewers: list[Viewer], count: int) -> None:
-        """``count`` looks, the next ones of the rotation over viewers × surfaces."""
+    def rotate(self, moment: Moment, viewers: list[Viewer], count: int, kind: str) -> None:
+        """``count`` looks at ``moment``, of ``kind``. Each goes to the viewer and surface,
+        among those that can be looked at here, seen least by viewers of that role during or
+        after a game, then by that viewer at moments of that kind, then first in a rotation:
+        so that over the run each viewer sees each surface at every kind of moment, and a
+        surface some tables lack (the invitation page) is looked at where there is one."""
+        when = "playing" if moment.playing else "over"
+        choices = [
+            (viewer, surface)
+            for viewer in viewers
+            for surface in SURFACES
+            if self.applies(surface, moment)
+        ]
         for _ in range(count):
-            surface = SURFACES[self.turn % len(SURFACES)]
-            viewer = viewers[(self.turn // len(SURFACES)) % len(viewers)]
+            ranks = [
+                (
+                    self.figures.by_surface[f"{surface}, {viewer.role}, {when}"],
+                    self.seen[viewer.name, surface, kind],
+                    (index - self.turn) % len(choices),
+                )
+                for index, (viewer, surface) in enumerate(choices)
+            ]
             self.turn += 1
+            viewer, surface = choices[ranks.index(min(ranks))]
+            self.seen[viewer.name, surface, kind] += 1
             self.look(viewer, surface, moment)
+
+    @staticmethod
+    def applies(surface: str, moment: Moment) -> bool:
+        """Whether ``surface`` is there at ``moment``: a table's earlier game, its invitation."""
+        if surface == "earlier game page":
+            return moment.earlier is not None
+        if surface == "invitation page":
+            return bool(moment.table.invite_code)
+        return True
 
     def look(self, viewer: Viewer, surface: str, moment: Moment) -> None:
         table, game = moment.table, moment.game
         secrets = moment.secrets_for(viewer)
         player = viewer.role == "player"
-        if (surface == "earlier game page" and moment.earlier is None) or (
-            surface == "invitation page" and not table.invite_code
-        ):
-            return
         when = "playing" if moment.playing else "over"
         self.figures.by_surface[f"{surface}, {viewer.role}, {when}"] += 1
         if surface == "frame":
@@ -335,6 +419,10 @@ class Checker:
             )
         elif surface == "game page":
             self.page(viewer, surface, f"/games/{game.pk}/", secrets, expect=200 if player else 404)
+        elif surface == "record download":
+            # The record holds the deal and the seed: there is none while the game is played.
+            url = f"/games/{game.pk}/record.json"
+            self.page(viewer, surface, url, secrets, expect=200 if player and not secrets else 404)
         elif surface == "dispute form":
             # While the game is played the form is refused and the page comes back with the
             # error; once it is over an empty reason is refused the same way.
@@ -447,7 +535,7 @@ class Checker:
                     self.figures.planted_caught += 1
 
 
-# The test ----------------------------------------------------------------------------------------
+# Playing -----------------------------------------------------------------------------------------
 
 # Tables in turn: a room of the migrations, how many people play, private or public.
 TABLES = [
@@ -460,9 +548,61 @@ TABLES = [
     ("novice", 2, True),
     ("junior", 1, False),
 ]
+DOUDIZHU_TABLES = [
+    ("ddz-novice", 2, True),
+    ("ddz-junior", 1, False),
+    ("ddz-intermediate", 1, True),
+    ("ddz-senior", 2, False),
+    ("ddz-master", 2, False),
+]
 
 
-def _play_games(rng: random.Random, games: int, figures: Figures) -> None:
+@dataclass
+class Playthrough:
+    """One game the test plays, and its looks at it."""
+
+    table: Table
+    game: Game
+    earlier: Game | None  # the table's game before this one
+    humans: list[Viewer]
+    viewers: list[Viewer]
+    checker: Checker
+    rng: random.Random
+
+    def __post_init__(self) -> None:
+        by_seat = {p.seat: p.user_id for p in self.game.players.all()}
+        self.seats = {user: seat for seat, user in by_seat.items() if user is not None}
+        people = {human.user.pk: human for human in self.humans}
+        self.people = {seat: people[user] for user, seat in self.seats.items()}  # by seat
+        self.state: Any = selectors.game_state(game=self.game)
+
+    def look(self, kind: str, *, looks: int) -> Moment:
+        """``looks`` looks at the game where it is, a moment of ``kind``."""
+        self.game.refresh_from_db()
+        at = Moment(self.table, self.game, self.state, self.earlier, self.seats)
+        assert selectors.game_state(game=self.game) == self.state, "the game is not where it was"
+        self.checker.figures.moments += 1
+        self.checker.figures.by_moment[kind] += 1
+        self.checker.rotate(at, self.viewers, looks, kind)
+        return at
+
+    def act(self, seat: int, action: dict[str, Any]) -> Any:
+        """The person at ``seat`` acts through the table, on the version they see."""
+        table, game = self.table, self.game
+        version = selectors.table_version(table=table, game=game, events=self.state.log_length)
+        return services.table_game_act(
+            user=self.people[seat].user, table=table, action=action, version=version
+        )
+
+    def over(self) -> None:
+        self.table.refresh_from_db()
+        self.look("after the end", looks=2)
+        assert self.game.status == Game.Status.FINISHED
+
+
+def _play_games(kind: str, rng: random.Random, games: int, figures: Figures) -> None:
+    """``games`` games of ``kind`` at the tables of its rooms in turn, ten at each."""
+    tables, play_one = PLAYERS[kind]
     zhang, li = _user("zhangsan", "zh-hans"), _user("lisi", "en")
     zhang.role = li.role = "player"
     spectator = _user("kan", "zh-hans")
@@ -472,9 +612,11 @@ def _play_games(rng: random.Random, games: int, figures: Figures) -> None:
     played = 0
     index = 0
     while played < games:
-        code, count, private = TABLES[index % len(TABLES)]
+        code, count, private = tables[index % len(tables)]
         index += 1
         room = Room.objects.get(code=code)
+        engine = engine_for(room.game)
+        starts = engine.start_actions(engine.options_from_json(room.rules))
         humans = [zhang, li][:count]
         table = _open_table(room, humans, private)
         viewers = [*humans, spectator, stranger]
@@ -483,76 +625,203 @@ def _play_games(rng: random.Random, games: int, figures: Figures) -> None:
         for number in range(here):
             game = selectors.table_current_game(table=table)
             assert game is not None and game.status == Game.Status.PLAYING
-            _play_one(table, game, earlier, humans, viewers, checker, rng)
+            play_one(Playthrough(table, game, earlier, humans, viewers, checker, rng))
             played += 1
             earlier = game
             if number + 1 < here:
                 for human in humans:
                     _coins_for(human.user, room)
-                    services.table_play_again(user=human.user, table=table)
+                    # Now and then a person chooses what the game lets them before its deal
+                    # (斗地主's 明牌开始).
+                    start = None
+                    if starts and rng.random() < START_CHANCE:
+                        start = engine.action_to_json(rng.choice(list(starts)))
+                        figures.happened["a start action chosen"] += 1
+                    services.table_play_again(user=human.user, table=table, start=start)
         for human in humans:
             services.table_leave(user=human.user, table=table)
     figures.games = played
 
 
-def _play_one(
-    table: Table,
-    game: Game,
-    earlier: Game | None,
-    humans: list[Viewer],
-    viewers: list[Viewer],
-    checker: Checker,
-    rng: random.Random,
-) -> None:
-    """Play ``game`` to its end, looking at it at the deal, at two moves in the middle chosen
+# 干瞪眼 -------------------------------------------------------------------------------------------
+
+
+def _play_gandengyan(run: Playthrough) -> None:
+    """Play the game to its end, looking at it at the deal, at two moves in the middle chosen
     from the seed, right before the last move and after the end."""
-    by_seat = {p.seat: p.user_id for p in game.players.all()}
-    seats = {user: seat for seat, user in by_seat.items() if user is not None}
-    people = {human.user.pk: human for human in humans}
+    rng, checker = run.rng, run.checker
     middle = {rng.randint(1, 15), rng.randint(16, 35)}
-    state = selectors.game_state(game=game)
-
-    def moment(*, looks: int) -> Moment:
-        game.refresh_from_db()
-        at = Moment(table=table, game=game, state=state, earlier=earlier, seats=seats)
-        assert selectors.game_state(game=game) == state, "the game is not where the test put it"
-        checker.figures.moments += 1
-        checker.rotate(at, viewers, looks)
-        return at
-
+    state: GameState = run.state
     while not state.is_terminal:
         seat = state.to_move
         assert seat is not None
-        person = people.get(by_seat[seat])  # type: ignore[arg-type]
+        person = run.people.get(seat)
         move = None if person is None else _human_move(state, rng)
         if move is None and _may_end(state):
             move = choose_for(state, SensiblePolicy())  # the bot's move, to look before it
         last = move is not None and state.apply(seat, state.resolve(seat, move)).is_terminal
         if state.log_length == 0:
-            at = moment(looks=2)
-            if len(humans) > 1:
-                checker.planted(at, humans)
+            at = run.look("the deal", looks=2)
+            if len(run.humans) > 1:
+                checker.planted(at, run.humans)
         elif state.log_length in middle:
-            moment(looks=1)
+            run.look("the play", looks=1)
         elif last:
-            moment(looks=2)
+            run.look("right before the last move", looks=2)
         if person is None:
-            event = services.bot_take_turn(game=game)
+            event = services.bot_take_turn(game=run.game)
         else:
             assert move is not None
-            version = selectors.table_version(table=table, game=game, events=state.log_length)
-            event = services.table_game_act(
-                user=person.user, table=table, action=dict(move.to_json()), version=version
-            )
+            event = run.act(seat, dict(move.to_json()))
         assert event is not None and event.seat == seat
         stored = move_from_json(event.action)
         assert move is None or stored == state.resolve(seat, move), "not the move the test expected"
-        state = state.apply(seat, stored)
+        state = run.state = state.apply(seat, stored)
         assert state.is_terminal == last
         checker.figures.moves += 1
-    table.refresh_from_db()
-    moment(looks=2)
-    assert game.status == Game.Status.FINISHED
+    run.over()
+
+
+def _human_move(state: GameState, rng: random.Random) -> Move:
+    """A person's move: mostly the first hint (the bot's choice), sometimes another play that
+    the hints offer, or a pass when the player may pass."""
+    roll = rng.random()
+    moves = state.legal_moves()
+    if roll < 0.9:
+        return choose_for(state, SensiblePolicy())
+    plays = [move for move in moves if isinstance(move, Play)]
+    if roll < 0.98 and plays:
+        return rng.choice(plays)
+    return PASS if PASS in moves else rng.choice(plays)
+
+
+def _may_end(state: GameState) -> bool:
+    """Whether the player to move could play their whole hand now, and so end the game."""
+    assert state.to_move is not None
+    held = state.hand_count(state.to_move)
+    return any(isinstance(move, Play) and len(move.cards) == held for move in state.legal_moves())
+
+
+# 斗地主 -------------------------------------------------------------------------------------------
+
+SHOW_CHANCE = 0.08  # that a person declares 明牌 at a step of the game where they may
+START_CHANCE = 0.15  # that a person chooses the game's start action (明牌开始) at 再来一局
+NO_CALL_CHANCE = 0.7  # that a person says 不叫 in a game's first deal, so that some are dealt again
+
+
+def _play_doudizhu(run: Playthrough) -> None:
+    """Play the game to its end, the table's clock dealing, bots and people acting, and look at
+    it at each stage of every deal, before the first bid and during the bidding, at 加倍, at two
+    plays in the middle chosen from the seed, right before the last move and after the end."""
+    rng, checker = run.rng, run.checker
+    figures = checker.figures
+    engine = engine_for(run.game.game)
+    policy = engine.bot_policy()
+    middle = {rng.randint(1, 10), rng.randint(11, 30)}
+    looked: set[tuple[int, str, int]] = set()
+    played = 0  # plays and passes
+    planted = False
+    state: ddz.GameState = run.state
+    figures.happened["明牌开始 made as the game is dealt"] += len(state.shows)
+    while not state.is_terminal:
+        person, action = _doudizhu_person(state, run.people, rng, policy)
+        seat = state.to_move if person is None else person
+        assert seat is not None
+        if action is None and state.phase is Phase.PLAY and _doudizhu_may_end(state):
+            action = choose_for(state, policy)  # the bot's move, to look before it
+        last = action is not None and state.apply(seat, action).is_terminal
+        kind = _doudizhu_moment(state, last=last, in_middle=played in middle)
+        if kind is not None and (len(state.deals), kind, played) not in looked:
+            looked.add((len(state.deals), kind, played))
+            dealing = state.phase in (Phase.DEAL, Phase.BID)
+            again = ", dealt again" if dealing and len(state.deals) > 1 else ""
+            at = run.look(kind + again, looks=2 if last else 1)
+            if not planted and len(run.humans) > 1 and state.dealt and not any(state.shown):
+                planted = True
+                checker.planted(at, run.humans)
+        if person is not None:
+            assert action is not None
+            event = run.act(person, engine.action_to_json(action))
+        elif state.phase is Phase.DEAL:
+            deadline = Game.objects.values_list("turn_deadline", flat=True).get(pk=run.game.pk)
+            assert deadline is not None
+            event = services.game_turn_due(game=run.game, now=deadline + timedelta(seconds=1))
+        else:
+            event = services.bot_take_turn(game=run.game)
+        assert event is not None and event.seat == seat
+        stored = engine.action_from_json(event.action)
+        assert action is None or stored == state.resolve(seat, action), "not the expected action"
+        deals = len(state.deals)
+        state = run.state = state.apply(seat, stored)
+        assert state.is_terminal == last
+        figures.moves += 1
+        played += isinstance(stored, ddz.Play | ddz.Pass)
+        if isinstance(stored, ddz.Show):
+            figures.happened[f"明牌 ({stored.moment})"] += 1
+        if len(state.deals) > deals:
+            figures.happened["dealt again after three 不叫"] += 1
+    run.over()
+
+
+def _doudizhu_person(
+    state: ddz.GameState, people: dict[int, Viewer], rng: random.Random, policy: Any
+) -> tuple[int | None, ddz.Action | None]:
+    """What a person does now, as their seat and action, or (None, None) when the table goes on
+    (its clock deals, a bot acts). Now and then a person declares 明牌 where they may, out of
+    turn; they bid, in a game's first deal mostly 不叫; choose 加倍 or not, sometimes before
+    their turn; and play mostly the bot's choice, sometimes any legal move."""
+    for seat in sorted(people):
+        legal = state.legal_actions(seat)
+        if rng.random() < SHOW_CHANCE and any(isinstance(a, ddz.Show) for a in legal):
+            return seat, ddz.SHOW
+    phase, to_move = state.phase, state.to_move
+    if phase is Phase.DOUBLE:
+        waiting = [seat for seat in sorted(people) if state.doubles[seat] is None]
+        if waiting and (to_move in people or rng.random() < 0.3):
+            seat = to_move if to_move in people else rng.choice(waiting)
+            assert seat is not None
+            choices = [a for a in state.legal_actions(seat) if isinstance(a, ddz.Double)]
+            return seat, rng.choice(choices)
+        return None, None
+    if phase is Phase.DEAL or to_move not in people:
+        return None, None
+    assert to_move is not None
+    legal = [a for a in state.legal_actions(to_move) if not isinstance(a, ddz.Show)]
+    if phase is Phase.BID:
+        if len(state.deals) == 1 and ddz.NO_CALL in legal and rng.random() < NO_CALL_CHANCE:
+            return to_move, ddz.NO_CALL
+        return to_move, rng.choice(legal)
+    if rng.random() < 0.9:
+        return to_move, choose_for(state, policy)
+    return to_move, rng.choice(legal)
+
+
+def _doudizhu_moment(state: ddz.GameState, *, last: bool, in_middle: bool) -> str | None:
+    """The kind of moment ``state`` is, to look at; None for one not looked at."""
+    phase = state.phase
+    if last:
+        return "right before the last move"
+    if phase is Phase.DEAL:
+        return f"the deal, {state.dealt} cards each"
+    if phase is Phase.BID:
+        return "the bidding" if state.bids else "before the first bid"
+    if phase is Phase.DOUBLE:
+        return "加倍"
+    return "the play" if in_middle else None
+
+
+def _doudizhu_may_end(state: ddz.GameState) -> bool:
+    """Whether the seat to move could play its whole hand now, and so end the game."""
+    assert state.to_move is not None
+    held = state.hand_count(state.to_move)
+    return any(isinstance(m, ddz.Play) and m.size == held for m in state.legal_moves())
+
+
+# What plays each game: its tables, and a game at one of them.
+PLAYERS: dict[str, tuple[list[tuple[str, int, bool]], Callable[[Playthrough], None]]] = {
+    "gandengyan": (TABLES, _play_gandengyan),
+    "doudizhu": (DOUDIZHU_TABLES, _play_doudizhu),
+}
 
 
 @pytest.fixture
@@ -563,26 +832,61 @@ def seeded_deals() -> Iterator[random.Random]:
         yield random.Random(SEED)
 
 
+# Enough games for every surface to be seen by every kind of viewer during and after a game,
+# and (斗地主) every kind of moment and everything that can happen in a game to come up.
+FULL_RUN = {"gandengyan": 150, "doudizhu": 40}
+DOUDIZHU_MOMENTS = (
+    "the deal, 0 cards each",
+    "the deal, 8 cards each",
+    "before the first bid",
+    "the bidding",
+    "加倍",
+    "the play",
+    "right before the last move",
+    "after the end",
+    "the deal, 0 cards each, dealt again",
+    "the deal, 8 cards each, dealt again",
+    "before the first bid, dealt again",
+)
+DOUDIZHU_HAPPENINGS = (
+    "a start action chosen",
+    "明牌开始 made as the game is dealt",
+    "明牌 (start)",
+    "明牌 (deal)",
+    "明牌 (bottom)",
+    "dealt again after three 不叫",
+)
+
+
+@pytest.mark.parametrize(
+    ("kind", "games"),
+    [("gandengyan", GAMES), ("doudizhu", DOUDIZHU_GAMES)],
+    ids=["gandengyan", "doudizhu"],
+)
 def test_no_surface_shows_a_non_staff_user_a_hidden_card_the_stock_or_a_live_seed(
-    seeded_deals: random.Random,
+    seeded_deals: random.Random, kind: str, games: int
 ) -> None:
-    """Complete games (500, or ``TEST_LEAK_GAMES``), each looked at by its players, a spectator
-    and a stranger on the surfaces they can reach, in turn."""
+    """Complete games (干瞪眼: 500, or ``TEST_LEAK_GAMES``; 斗地主: 120, or
+    ``TEST_LEAK_DOUDIZHU_GAMES``), each looked at by its players, a spectator and a stranger on
+    the surfaces they can reach, in turn."""
     figures = Figures()
     started = time.monotonic()
-    _play_games(seeded_deals, GAMES, figures)
+    _play_games(kind, seeded_deals, games, figures)
     elapsed = time.monotonic() - started
     print(
-        f"\nhidden information ({connection.vendor}): {figures.games} games, {figures.moves} "
-        f"moves, {figures.moments} moments, {figures.frames} frames and {figures.pages} pages "
-        f"checked, {figures.planted_caught} planted leaks caught, in {elapsed:.1f} s"
+        f"\nhidden information, {kind} ({connection.vendor}): {figures.games} games, "
+        f"{figures.moves} moves, {figures.moments} moments, {figures.frames} frames and "
+        f"{figures.pages} pages checked, {figures.planted_caught} planted leaks caught, in "
+        f"{elapsed:.1f} s"
     )
     for surface in SURFACES:
         looks = sum(n for key, n in figures.by_surface.items() if key.startswith(f"{surface},"))
         print(f"  {surface}: {looks} looks, {figures.seconds[surface]:.1f} s")
-    assert figures.games == GAMES
+    print("  moments:", dict(figures.by_moment))
+    print("  happened:", dict(figures.happened))
+    assert figures.games == games
     assert figures.planted_caught > 0
-    if GAMES >= 150:  # every surface, for every kind of viewer, during and after a game
+    if games >= FULL_RUN[kind]:
         missing = [
             (surface, role, when)
             for surface in SURFACES
@@ -591,6 +895,9 @@ def test_no_surface_shows_a_non_staff_user_a_hidden_card_the_stock_or_a_live_see
             if not figures.by_surface[f"{surface}, {role}, {when}"]
         ]
         assert not missing
+        if kind == "doudizhu":
+            assert not [moment for moment in DOUDIZHU_MOMENTS if not figures.by_moment[moment]]
+            assert not [what for what in DOUDIZHU_HAPPENINGS if not figures.happened[what]]
 
 
 def test_the_detector_catches_planted_leaks(seeded_deals: random.Random) -> None:
@@ -648,3 +955,122 @@ def test_the_detector_catches_planted_leaks(seeded_deals: random.Random) -> None
     assert leaks(page + f"<p>{card}</p>", mine, old_cards=True) == []
     assert leaks(page + f"<p>{' '.join(stock[:5])}</p>", mine, old_cards=True)
     assert leaks(page + seed_hex, mine, old_cards=True)
+
+
+def _deal_on(game: Game) -> None:
+    """The table's clock shows the next stage of the deal."""
+    game.refresh_from_db()
+    assert game.turn_deadline is not None
+    event = services.game_turn_due(game=game, now=game.turn_deadline + timedelta(seconds=1))
+    assert event is not None and event.source == "clock"
+
+
+def _planted(page: str, leak: str) -> str:
+    where = page.replace("</main>", leak + "</main>", 1)
+    assert where != page
+    return where
+
+
+def test_the_detector_catches_planted_doudizhu_leaks(seeded_deals: random.Random) -> None:
+    """斗地主: the detector flags another seat's frame, a card of a hand not shown, a card still
+    to be dealt, a bottom card before the landlord takes it, hidden cards in the order dealt, a
+    hand of another deal and the seed of a redeal; not the cards 明牌 shows nor the bottom once
+    the landlord has it; and it passes the real pages."""
+    zhang, li = _user("zhangsan", "zh-hans"), _user("lisi", "en")
+    table = _open_table(Room.objects.get(code="ddz-junior"), [zhang, li], private=True)
+    game = selectors.table_current_game(table=table)
+    assert game is not None
+    seats = {p.user_id: p.seat for p in game.players.all() if p.user_id is not None}
+    me, them = seats[zhang.user.pk], seats[li.user.pk]
+    _deal_on(game)
+    state = selectors.game_state(game=game)
+    assert state.dealt == 8 and not any(state.shown)
+    mine = Secrets.of(game, state, me)
+    spectator = Secrets.of(game, state, None)
+    own_frame = render_frame_for_user(user=zhang.user, table_id=table.pk)[0]
+    other_frame = render_frame_for_user(user=li.user, table_id=table.pk)[0]
+    page = zhang.client.get(f"/tables/{table.pk}/").content.decode()
+    lobby = zhang.client.get("/").content.decode()
+    assert leaks(own_frame, mine) == leaks(page, mine) == leaks(lobby, spectator) == []
+    deal = state.current_deal
+    my_cards, theirs = [str(c) for c in deal.hands[me]], [str(c) for c in deal.hands[them]]
+    bottom = [str(card) for card in deal.bottom]
+    # The player's own cards dealt so far are there, and allowed; none of those still to come.
+    assert cards_shown(own_frame) & set(my_cards) == set(my_cards[:8])
+
+    # A frame rendered for the wrong seat.
+    assert any(found.startswith("hidden cards") for found in leaks(other_frame, mine))
+
+    following = ddz.deal_from_seed(deal.next_seed)
+    next_hand = format_cards(following.hands[me])
+    joker = "RJ" if "RJ" in mine.cards else "BJ"
+    planted = {
+        "their card": f'<span class="card" data-card="{theirs[0]}"></span>',
+        "a card still to be dealt to them": f'<input type="checkbox" value="{theirs[12]}">',
+        "a card still to be dealt to me": f"<p>The next card is {my_cards[8]}.</p>",
+        "a bottom card": f'<span class="card-chip" title="{bottom[0]}">?</span>',
+        "a joker by its face": f'<span class="card is-joker joker-{JOKER_NAMES[joker]}">'
+        '<span class="card-rank">JOKER</span><span class="card-suit">★</span></span>',
+        "their cards as dealt": f"<!-- {' '.join(theirs[9:11])} -->",
+        "the bottom squeezed": f'<div data-x="{"".join(bottom)}">',
+        "a hand of the next deal": f'<pre class="code">{{"hands": ["{next_hand}"]}}</pre>',
+        "the seed of the next deal": f'{{"next_seed": {deal.next_seed}}}',
+        "the seed": f"<code>{game.seed}</code>",
+    }
+    if joker not in mine.cards:  # both jokers are the player's, dealt already
+        del planted["a joker by its face"]
+    for name, leak in planted.items():
+        assert leaks(_planted(page, leak), mine), f"{name} was not caught"
+        assert leaks(lobby.replace("</body>", leak + "</body>"), spectator), name
+    assert any(found.startswith("a hand") for found in leaks(lobby + next_hand, mine))
+    assert any(found.startswith("the seed") for found in leaks(lobby + f"{deal.next_seed:x}", mine))
+    # On a finished game's page single cards do not count, five hidden ones as dealt do.
+    assert leaks(page + f"<p>{theirs[12]}</p>", mine, old_cards=True) == []
+    assert leaks(page + f"<p>{' '.join(theirs[8:13])}</p>", mine, old_cards=True)
+
+    # Dealt again after three 不叫 (in the engine only): the hands of the deal before count
+    # whole, but the player's own, and the redeal's seed counts.
+    redealt = state.apply(state.to_move, ddz.DealOn(17))
+    for _ in range(3):
+        assert redealt.to_move is not None
+        redealt = redealt.apply(redealt.to_move, ddz.NO_CALL)
+    assert len(redealt.deals) == 2
+    again = Secrets.of(game, redealt, me)
+    assert format_cards(deal.hands[them]) in again.hands
+    assert format_cards(deal.hands[me]) not in again.hands
+    assert any(found.startswith("the seed") for found in leaks(f"{deal.next_seed}", again))
+
+    # 明牌: their cards dealt so far may be seen, not those still to come.
+    version = selectors.table_version(table=table, game=game, events=state.log_length)
+    services.table_game_act(user=li.user, table=table, action={"show": True}, version=version)
+    state = selectors.game_state(game=game)
+    assert state.shown[them]
+    shown = Secrets.of(game, state, me)
+    assert not shown.cards & set(theirs[:8]) and set(theirs[8:]) <= shown.cards
+    page = zhang.client.get(f"/tables/{table.pk}/").content.decode()
+    frame = render_frame_for_user(user=zhang.user, table_id=table.pk)[0]
+    assert cards_shown(frame) & set(theirs) == set(theirs[:8])
+    assert leaks(page, shown) == leaks(frame, shown) == []
+    assert leaks(_planted(page, planted["their card"]), shown) == []
+    assert leaks(_planted(page, planted["a card still to be dealt to them"]), shown)
+
+    # The bottom cards once the landlord has taken them.
+    _deal_on(game)
+    state = selectors.game_state(game=game)
+    while state.phase is not Phase.DOUBLE:
+        seat = state.to_move
+        person = {me: zhang, them: li}.get(seat) if seat is not None else None
+        if person is None:
+            assert services.bot_take_turn(game=game) is not None
+        else:
+            bid = ddz.CALL if ddz.CALL in state.legal_actions(seat) else ddz.NO_ROB
+            version = selectors.table_version(table=table, game=game, events=state.log_length)
+            services.table_game_act(
+                user=person.user, table=table, action=bid.to_json(), version=version
+            )
+        state = selectors.game_state(game=game)
+    taken = Secrets.of(game, state, me)
+    assert not taken.cards & set(bottom)
+    page = zhang.client.get(f"/tables/{table.pk}/").content.decode()
+    assert set(bottom) <= cards_shown(page) and leaks(page, taken) == []
+    assert leaks(_planted(page, planted["a bottom card"]), taken) == []
