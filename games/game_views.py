@@ -94,7 +94,7 @@ def _render_detail(
                 "is_you": player.seat == my_seat,
                 "is_dealer": presentation.marks_dealer and player.seat == game.dealer,
                 "is_winner": player.seat == game.winner,
-                "is_to_move": player.seat == state.to_move,
+                "is_to_move": not over and player.seat == presentation.seat_to_move(state),
                 # Hands are shown only after the end; until then a player sees only their own.
                 "view": state.view(player.seat, history=False) if over else None,
             }
