@@ -7,6 +7,7 @@ import json
 import random
 import re
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -143,3 +144,30 @@ def current_version(table_id: int) -> str:
     from games.selectors import table_version
 
     return table_version(table=Table.objects.get(pk=table_id))
+
+
+async def follow(
+    socket: WebsocketCommunicator,
+    *,
+    seat: int | None,
+    table_id: int,
+    old: str | None,
+    check: Callable[..., str] | None = None,
+) -> tuple[int, str]:
+    """Receive (and ``check``: ``check_frame`` by default) frames until the table has moved on
+    from ``old`` and a frame shows where it is now; returns how many frames came and that
+    version. Where it is now is read once a frame has moved on, so that a change made of two
+    commits is followed to its end."""
+    check = check or check_frame
+    received = 0
+    target = None
+    while True:
+        text = await socket.receive_from(timeout=10)
+        received += 1
+        if version_of(text) is None:
+            continue
+        seen = await database_sync_to_async(check)(text, seat=seat)
+        if target is None and seen != old:
+            target = await database_sync_to_async(current_version)(table_id)
+        if target is not None and seen == target:
+            return received, target

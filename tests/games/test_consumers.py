@@ -29,6 +29,7 @@ from tests.games.live import (
     choose_intent,
     connect,
     current_version,
+    follow,
     intent,
     receive_frames_until,
     version_of,
@@ -89,7 +90,7 @@ async def test_200_games_against_bots_never_show_a_hidden_card() -> None:
                     await socket.send_to(text_data=intent(**chosen, version=version))
                 else:
                     await database_sync_to_async(services.bot_take_turn)(game=game)
-            received, version = await _follow(socket, seat=0, table_id=table.pk, old=version)
+            received, version = await follow(socket, seat=0, table_id=table.pk, old=version)
             frames += received
             if spectator is not None:
                 frames += len(await receive_frames_until(spectator, seat=None, version=version))
@@ -100,25 +101,6 @@ async def test_200_games_against_bots_never_show_a_hidden_card() -> None:
     assert finished == GAMES
     assert await database_sync_to_async(Game.objects.filter(table=table).count)() == GAMES
     assert frames > GAMES * 10
-
-
-async def _follow(
-    socket: WebsocketCommunicator, *, seat: int, table_id: int, old: str | None
-) -> tuple[int, str]:
-    """Receive (and check) frames until the table has moved on from ``old`` and a frame shows
-    where it is now; returns how many frames came and that version."""
-    received = 0
-    target = None
-    while True:
-        text = await socket.receive_from(timeout=10)
-        received += 1
-        if version_of(text) is None:
-            continue
-        seen = await database_sync_to_async(check_frame)(text, seat=seat)
-        if target is None and seen != old:
-            target = await _version(table_id)
-        if target is not None and seen == target:
-            return received, target
 
 
 async def _wait_for_change(table_id: int, version: str | None) -> str:

@@ -7,7 +7,6 @@ played."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import random
@@ -33,6 +32,7 @@ from tests.games.live import (
     SEED,
     connect,
     current_version,
+    follow,
     intent,
     version_of,
 )
@@ -176,8 +176,10 @@ async def test_many_games_against_bots_never_show_a_card_beyond_the_seats_view()
                 if chosen is not None:
                     shown += '"show"' in chosen["move"]
                     await socket.send_to(text_data=intent(**chosen, version=version))
-            version = await _changed(table.pk, version)
-            frames += await _frames_until(socket, seat=0, version=version)
+            received, version = await follow(
+                socket, seat=0, table_id=table.pk, old=version, check=check_frame
+            )
+            frames += received
             if spectator is not None:
                 frames += await _frames_until(spectator, seat=None, version=version)
     finally:
@@ -186,13 +188,3 @@ async def test_many_games_against_bots_never_show_a_card_beyond_the_seats_view()
             await spectator.disconnect()
     assert finished == GAMES and shown > 0
     assert frames > GAMES * 20
-
-
-async def _changed(table_id: int, old: str) -> str:
-    """The table's version once the step or intent just made has moved it on from ``old``."""
-    for _ in range(500):
-        now = await database_sync_to_async(current_version)(table_id)
-        if now != old:
-            return now
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"table {table_id} stayed at version {old}")
