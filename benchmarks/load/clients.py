@@ -27,7 +27,9 @@ What is measured, for the moves sent inside the window (plays and passes; 斗地
   drain of up to ``drain`` seconds with no new actions);
 - gaps: table notices a socket missed (the channel layer dropped them, or a socket fell behind)
   that its table mates received: each socket of a table must get one frame per notice, so the
-  three counts of group frames must agree;
+  three counts of group frames must agree, counting the frames of changes after the table's
+  last socket read its first frame (the sockets connect one after another, and a change made
+  meanwhile, such as a stage of 斗地主's deal, reaches only those already there);
 - out of order: a frame with a lower version than one the socket already had;
 - skipped: versions a socket never saw while a later one of the same game arrived. Not a loss:
   a socket renders the table when its notice arrives, and if the next move has committed by then
@@ -166,7 +168,11 @@ class TableRun:
         self.recorder.lost += sum(1 for item in self.pending if item.measured)
         if self.reconnected:  # a socket was away: its count cannot be compared
             return
-        counts = [seat.group_frames for seat in self.seats]
+        everyone_there = max(seat.first for seat in self.seats)
+        counts = [
+            sum(1 for version in seat.group_versions if version > everyone_there)
+            for seat in self.seats
+        ]
         self.recorder.gaps += sum(max(counts) - count for count in counts)
 
 
@@ -186,7 +192,8 @@ class SeatClient:
         self.top: Version = (-1, -1, -1)
         self.acted: Version = (-1, -1, -1)
         self.again_game = -1
-        self.group_frames = 0
+        self.first: Version = (-1, -1, -1)  # the version of the first frame
+        self.group_versions: list[Version] = []  # of the frames every socket of the table gets
         self.thinking: asyncio.Task[None] | None = None
         self.listening: asyncio.Task[None] | None = None
 
@@ -200,10 +207,10 @@ class SeatClient:
             if match is None:
                 self.recorder.errors["first frame: no table"] += 1
                 return False
-            self.top = _version(match)
+            self.top = self.first = _version(match)
             self.latest = (self.top, text)
         else:
-            self.top = (0, 0, 0)
+            self.top = self.first = (0, 0, 0)
             self.latest = ((0, 0, 0), "")
         self.listening = asyncio.create_task(self.listen())
         return True
@@ -280,7 +287,7 @@ class SeatClient:
         if 'class="notice is-shown"' in text:  # a reply to this client only: stale
             recorder.refused["stale"] += 1
         elif group:
-            self.group_frames += 1
+            self.group_versions.append(version)
             recorder.frames += 1
             if len(recorder.frame_sizes) < 20_000:
                 recorder.frame_sizes.append(len(text.encode()))
