@@ -268,7 +268,7 @@ class GameAdmin(admin.ModelAdmin):
         (_("Times"), {"fields": ("started_at", "finished_at", "settled_at")}),
         (
             _("Deal"),
-            {"fields": ("seed_commitment", "seed_shown", "hands_shown", "stock_shown")},
+            {"fields": ("seed_commitment", "seed_shown", "deal_shown")},
         ),
         (_("Result"), {"fields": ("result", "replay_link")}),
     )
@@ -285,8 +285,7 @@ class GameAdmin(admin.ModelAdmin):
         "settled_at",
         "seed_commitment",
         "seed_shown",
-        "hands_shown",
-        "stock_shown",
+        "deal_shown",
         "result",
         "replay_link",
     )
@@ -314,17 +313,12 @@ class GameAdmin(admin.ModelAdmin):
     def seed_shown(self, game: Game) -> str:
         return game.seed if game.is_over else str(HIDDEN_WHILE_PLAYING)
 
-    @admin.display(description=_("starting hands"))
-    def hands_shown(self, game: Game) -> str:
+    @admin.display(description=_("deal"))
+    def deal_shown(self, game: Game) -> str:
         if not game.is_over:
             return str(HIDDEN_WHILE_PLAYING)
-        return format_html_join(
-            "\n", "<div>{}: {}</div>", ((seat, hand) for seat, hand in enumerate(game.hands))
-        )
-
-    @admin.display(description=_("stock, top first"))
-    def stock_shown(self, game: Game) -> str:
-        return game.stock if game.is_over else str(HIDDEN_WHILE_PLAYING)
+        lines = presentation_for(game.game).deal_lines(selectors.game_record(game=game))
+        return format_html_join("\n", "<div>{}: {}</div>", lines)
 
     @admin.display(description=_("replay"))
     def replay_link(self, game: Game) -> str:

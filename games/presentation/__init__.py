@@ -34,6 +34,7 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from ..engines import engine_for
 
@@ -179,6 +180,18 @@ class Presentation:
         return {}
 
     # The game page and the admin's replay ------------------------------------------------------
+
+    def deal_lines(self, record: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The cards a finished game was dealt, as staff read them in the admin, from the game's
+        ``record``: ``(label, cards)`` each. By default a record's ``hands`` by seat, then its
+        ``stock`` when it has one."""
+        lines = [
+            (gettext("Seat %(seat)s") % {"seat": seat}, str(hand))
+            for seat, hand in enumerate(record.get("hands") or ())
+        ]
+        if record.get("stock"):
+            lines.append((gettext("Stock, top first"), str(record["stock"])))
+        return lines
 
     def replay_step(
         self,

@@ -420,6 +420,7 @@ class DoudizhuPresentation(Presentation):
             {
                 "seat": by_position[int(seat)],
                 "cards": cards_html(" ".join(cards), language=language),
+                "dealt": bool(cards),  # 明牌 before the first card: nothing to show yet
             }
             for seat, cards in sorted(public["shown"].items())
         ]
@@ -467,6 +468,19 @@ class DoudizhuPresentation(Presentation):
         }
 
     # The game page and the admin's replay -----------------------------------------------------
+
+    def deal_lines(self, record: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Every deal of the game (one more per round of 不叫), each seat's hand and the bottom."""
+        deals = record["deals"]
+        lines: list[tuple[str, str]] = []
+        for number, deal in enumerate(deals, start=1):
+            prefix = _("Deal %(number)s") % {"number": number} + " · " if len(deals) > 1 else ""
+            lines.extend(
+                (prefix + _("Seat %(seat)s") % {"seat": seat}, hand)
+                for seat, hand in enumerate(deal["hands"])
+            )
+            lines.append((prefix + _("Bottom cards"), deal["bottom"]))
+        return lines
 
     def replay_step(
         self,

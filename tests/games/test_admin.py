@@ -110,6 +110,17 @@ def test_games_are_read_only(admin_client: Client, finished: Game) -> None:
     assert 'name="_save"' not in text
 
 
+def test_a_finished_games_page_shows_its_deal(
+    english_client: Client, staff: User, seeded: Game
+) -> None:
+    english_client.force_login(staff)
+    text = english_client.get(f"/admin/games/game/{seeded.pk}/change/").content.decode()
+    assert seeded.seed in text
+    for seat, hand in enumerate(seeded.hands):
+        assert f"<div>Seat {seat}: {hand}</div>" in text
+    assert f"<div>Stock, top first: {seeded.stock}</div>" in text
+
+
 def test_the_game_list_filters(admin_client: Client, finished: Game) -> None:
     response = admin_client.get("/admin/games/game/?status__exact=finished")
     assert response.status_code == 200

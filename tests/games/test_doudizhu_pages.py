@@ -195,6 +195,27 @@ def test_the_replay_of_a_game_being_played_shows_no_card(
     assert game.seed not in text
 
 
+def test_the_admin_shows_every_deal_of_a_finished_game(
+    english_client: Client, staff: User, ddz_room: Room, players: list[User], finished: Game
+) -> None:
+    english_client.force_login(staff)
+    playing = services.game_start(
+        table=Table.objects.create(room=ddz_room), players=players, seed=SEED
+    )
+    text = english_client.get(f"/admin/games/game/{playing.pk}/change/").content.decode()
+    assert "Hidden until the game is over." in text
+    assert playing.seed not in text and "Bottom cards" not in text
+
+    text = english_client.get(f"/admin/games/game/{finished.pk}/change/").content.decode()
+    record = selectors.game_record(game=finished)
+    assert len(record["deals"]) == 2  # the first was thrown in
+    for number, deal in enumerate(record["deals"], start=1):
+        for seat, hand in enumerate(deal["hands"]):
+            assert f"<div>Deal {number} · Seat {seat}: {hand}</div>" in text
+        assert f"<div>Deal {number} · Bottom cards: {deal['bottom']}</div>" in text
+    assert finished.seed in text
+
+
 @pytest.fixture
 def admin_client_ddz(client: Client, staff: User) -> Client:
     client.force_login(staff)

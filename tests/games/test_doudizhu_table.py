@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.db.models import Sum
+from django.utils import translation
 
 from accounts.models import LedgerEntry
 from games import services
@@ -229,6 +230,12 @@ def test_a_player_who_starts_with_the_hand_shown_shows_it_from_the_deal_for_five
     )
     assert not table.seats.filter(start_action__isnull=False).exists()
     check_frames(table, state)
+    # No card yet: the board says the hand will show as it is dealt.
+    with translation.override("en"):
+        frame, _version = render_frame_and_version(table=table, seat=None)
+    shown = frame[frame.index('data-shown-seat="1"') :]
+    shown = shown[: shown.index("</div>")]
+    assert "each card as it is dealt" in shown and not CARD.findall(shown)
     # Each card of the hand is shown to all as it is dealt.
     run_clock(game, later=0.01)
     game, state = fresh(game)
