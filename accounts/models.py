@@ -29,6 +29,9 @@ HOUSE_OPENING_COINS = 1_000_000_000
 class User(AbstractUser):
     """A player or a member of staff. Signs in with a username; the email address is optional."""
 
+    # The table's sounds and vibration, on every device the player signs in on.
+    sounds_on = models.BooleanField(_("sounds at the table"), default=True)
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         # django-stubs declares these two as str, though Django's own are lazy translations too.

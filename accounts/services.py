@@ -158,3 +158,9 @@ def coins_adjust_by_staff(
         staff=staff,
         note=note,
     )
+
+
+def user_set_sounds(*, user: User, on: bool) -> None:
+    """Turn the table's sounds (and its vibration on phones) on or off for ``user``."""
+    user.sounds_on = on
+    user.save(update_fields=["sounds_on"])

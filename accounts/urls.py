@@ -7,4 +7,5 @@ app_name = "accounts"
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("relief/", views.relief_claim, name="relief"),
+    path("sounds/", views.sounds_set, name="sounds"),
 ]

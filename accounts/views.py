@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,7 +21,7 @@ from .selectors import (
     relief_status,
     wallet_get_for_user,
 )
-from .services import ReliefRefused
+from .services import ReliefRefused, user_set_sounds
 from .services import relief_claim as relief_claim_service
 
 
@@ -62,3 +63,23 @@ def relief_claim(request: HttpRequest) -> HttpResponse:
             _("You received %(amount)s relief coins. Good luck!") % {"amount": f"{entry.amount:,}"},
         )
     return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def sounds_set(request: HttpRequest) -> HttpResponse:
+    """Turn the table's sounds on (``on=1``) or off (``on=0``): JSON for the table's button,
+    else back to ``next`` (the page the form was on)."""
+    on = request.POST.get("on")
+    if on not in ("0", "1"):
+        return HttpResponseBadRequest(_("Say on=1 or on=0."), content_type="text/plain")
+    user = _user(request)
+    user_set_sounds(user=user, on=on == "1")
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"sounds_on": user.sounds_on})
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "accounts:profile"
+    return redirect(target)

@@ -217,6 +217,10 @@ def frame_context(
         winner_name = next(
             (row["name"] for row in settlement if row["position"] == game["winner"]), ""
         )
+    sound = view["sound"]
+    mine = next((row for row in settlement or () if row["position"] == seat), None)
+    if mine is not None and mine["coins"]:
+        sound = "win" if mine["coins"] > 0 else "lose"
     me = by_position.get(seat) if seat is not None else None
     next_game_refusal = None
     if me is not None and settlement and view["status"] == "waiting" and not me["ready"]:
@@ -241,6 +245,7 @@ def frame_context(
         "head_html": shared_html["head"],
         "board_html": shared_html["board"],
         "my_turn": my_turn,
+        "sound": sound,
         "hints": hints or [],
         "to_move": to_move,
         "settlement": settlement,

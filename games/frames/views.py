@@ -150,6 +150,10 @@ def table_view_shared(
         "seats": seat_rows,
         "bots_at": bots_at,
         "ready_by": ready_by,
+        # The sound of the game's newest change, and where in the game it was made: a page plays
+        # it once, however many frames show that change.
+        "sound": "" if state is None else presentation.sound(state),
+        "sound_at": "" if state is None or game is None else f"{game.pk}.{state.log_length}",
         **presentation.table_facts(state),
         "game": game_data,
     }

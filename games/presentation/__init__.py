@@ -75,6 +75,13 @@ class Presentation:
         """The game's own entries of the table's view (``state``: None before the first game)."""
         return {}
 
+    def sound(self, state: Any) -> str:
+        """The sound of the game's newest change, the same for every viewer (a file of
+        ``static/sounds/``): "deal" as it is dealt, else what a game names for its actions
+        ("play", "pass", "bid", "bomb", "rocket"); "" for none. The table adds "win", "lose" and
+        "turn" by itself."""
+        return "deal" if state.log_length == 0 else ""
+
     def seat_to_move(self, state: Any) -> int | None:
         """The seat whose box shows the turn and its clock; None: no one's (a deal in stages)."""
         return state.to_move  # type: ignore[no-any-return]

@@ -18,8 +18,10 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from games.bots import choose_for
 from games.rules import Phase, parse_cards
 from games.rules.doudizhu import ENGINE, GameState
+from games.rules.doudizhu.combos import ComboKind
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
-from games.rules.doudizhu.moves import Double, Pass, Play, Show
+from games.rules.doudizhu.moves import DealOn, Double, Pass, Play, Show
+from games.rules.history import unwind
 
 from ..frames.cards import card_chips_html, cards_html
 from . import Presentation
@@ -322,6 +324,20 @@ class DoudizhuPresentation(Presentation):
             for seat, action in state.round_actions:
                 last[seat] = action.to_json()
         return last
+
+    def sound(self, state: GameState) -> str:
+        if state.log_length == 0:
+            return "deal"
+        ((_seat, action),) = unwind(state.log, 1)
+        if isinstance(action, DealOn):
+            return "deal"
+        if isinstance(action, Pass):
+            return "pass"
+        if not isinstance(action, Play):
+            return "bid"  # a bid, a 明牌 or a 加倍
+        if action.combo is not None and action.combo.kind is ComboKind.ROCKET:
+            return "rocket"
+        return "bomb" if action.combo is not None and action.combo.is_bomb else "play"
 
     def table_facts(self, state: GameState | None) -> dict[str, Any]:
         if state is None:

@@ -18,6 +18,7 @@ from games.bots import SensiblePolicy, choose_for
 from games.rules import format_cards, parse_cards, parse_ranks
 from games.rules.gandengyan import ENGINE, ComboKind, GameState, Play
 from games.rules.gandengyan.combos import combo_from_ranks
+from games.rules.history import unwind
 
 from ..frames.cards import card_faces, cards_html
 from . import Presentation
@@ -101,6 +102,9 @@ COMBO_KIND_LABELS = {
 }
 
 
+BOMBS = (ComboKind.SOFT_BOMB, ComboKind.HARD_BOMB)
+
+
 class GandengyanPresentation(Presentation):
     @property
     def title(self) -> str:
@@ -111,6 +115,16 @@ class GandengyanPresentation(Presentation):
 
     def last_actions(self, state: GameState) -> dict[int, dict[str, Any]]:
         return {acting: dict(move.to_json()) for acting, move in state.round_actions}
+
+    def sound(self, state: GameState) -> str:
+        if state.log_length == 0:
+            return "deal"
+        ((_seat, move),) = unwind(state.log, 1)
+        if not isinstance(move, Play) or move.combo is None:
+            return "pass"
+        if move.combo.kind is ComboKind.ROCKET:
+            return "rocket"
+        return "bomb" if move.combo.kind in BOMBS else "play"
 
     def table_facts(self, state: GameState | None) -> dict[str, Any]:
         return {

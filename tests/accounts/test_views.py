@@ -150,3 +150,34 @@ def test_relief_needs_a_post_and_a_login(client: Client, player: User) -> None:
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("account_login"))
     assert not LedgerEntry.objects.filter(reason=LedgerReason.RELIEF).exists()
+
+
+SOUNDS = reverse("accounts:sounds")
+
+
+def test_the_table_sounds_are_switched_and_remembered(player: User) -> None:
+    client = logged_in(player)
+    assert User.objects.get(pk=player.pk).sounds_on
+    response = client.post(SOUNDS, {"on": "0"}, headers={"accept": "application/json"})
+    assert response.status_code == 200 and response.json() == {"sounds_on": False}
+    assert not User.objects.get(pk=player.pk).sounds_on
+    # Without the table's script: the form goes back to the page it was on.
+    response = client.post(SOUNDS, {"on": "1", "next": "/tables/7/"})
+    assert response.status_code == 302 and response["Location"] == "/tables/7/"
+    assert User.objects.get(pk=player.pk).sounds_on
+
+
+def test_a_bad_sound_switch_is_refused_and_changes_nothing(client: Client, player: User) -> None:
+    for data in ({}, {"on": "yes"}, {"on": ""}, {"on": "2"}):
+        response = logged_in(player).post(SOUNDS, data)
+        assert response.status_code == 400
+        assert "on=1 or on=0" in response.content.decode()
+    assert User.objects.get(pk=player.pk).sounds_on
+    assert logged_in(player).get(SOUNDS).status_code == 405
+    response = client.post(SOUNDS, {"on": "0"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+    assert User.objects.get(pk=player.pk).sounds_on
+    # Another site is never where the switch leads.
+    response = logged_in(player).post(SOUNDS, {"on": "0", "next": "https://evil.example/"})
+    assert response["Location"] == PROFILE
