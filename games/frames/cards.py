@@ -4,7 +4,10 @@ and the HTML of cards, built once per language."""
 from __future__ import annotations
 
 import functools
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils import translation
 from django.utils.html import format_html
@@ -12,7 +15,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rules import Card, parse_cards
+from games.rules import Card, Rank, parse_cards
+from games.rules.cards import CARDS
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RED_SUITS = {"h", "d"}
@@ -127,3 +131,33 @@ def _chip_html(code: str, language: str) -> str:
     classes = "card-chip" + (" red" if face.red else "") + (" joker" if face.joker else "")
     text = face.label if face.joker else f"{face.rank}{face.suit}"
     return format_html('<span class="{}" title="{}">{}</span>', classes, face.code, text)
+
+
+#: The ranks of the card counter (记牌器), from the highest as the big apps show them.
+COUNTER_RANKS = tuple(reversed(Rank))
+
+
+def card_counter(played: Counter[Rank], own: Iterable[Card]) -> list[dict[str, Any]]:
+    """What the card counter shows a viewer: of each rank (highest first), how many cards of the
+    deck are neither played (``played``, by rank) nor in the viewer's own hand (``own``):
+    ``{"rank": "T", "label": "10", "left": 3}`` each."""
+    mine = Counter(card.rank for card in own)
+    return [
+        {
+            "rank": rank.symbol,
+            "label": _counter_label(rank),
+            "left": DECK_RANKS[rank] - played[rank] - mine[rank],
+        }
+        for rank in COUNTER_RANKS
+    ]
+
+
+DECK_RANKS = Counter(card.rank for card in CARDS)
+
+
+def _counter_label(rank: Rank) -> str:
+    if rank is Rank.RED_JOKER:
+        return pgettext("card counter", "Big")
+    if rank is Rank.BLACK_JOKER:
+        return pgettext("card counter", "Small")
+    return "10" if rank is Rank.TEN else rank.symbol

@@ -5,11 +5,14 @@ each viewer's own view.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+
+from games.rules import Rank
 
 from ..models import Game, GamePlayer, Seat, Table
 from ..presentation import Presentation, presentation_for
@@ -31,6 +34,8 @@ class SharedView:
     presentation: Presentation
     #: Parts of the frame that are the same for every viewer, as rendered once for all.
     html: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: The cards played so far by rank, for the card counter; None: the game shows none.
+    played: Counter[Rank] | None = None
 
 
 def table_view_shared(
@@ -157,7 +162,15 @@ def table_view_shared(
         **presentation.table_facts(state),
         "game": game_data,
     }
-    return SharedView(rows=rows, state=state, view=view, game=game_data, presentation=presentation)
+    played_cards = None if state is None else presentation.played_cards(state)
+    return SharedView(
+        rows=rows,
+        state=state,
+        view=view,
+        game=game_data,
+        presentation=presentation,
+        played=None if played_cards is None else Counter(card.rank for card in played_cards),
+    )
 
 
 def game_player_name(player: GamePlayer, seat: Seat | None) -> str:

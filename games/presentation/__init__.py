@@ -25,7 +25,7 @@ engine's view and legal actions as they are: its templates are all it needs. A s
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -35,6 +35,8 @@ from django.dispatch import receiver
 from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
+
+from games.rules import Card
 
 from ..engines import engine_for
 
@@ -74,6 +76,15 @@ class Presentation:
     def table_facts(self, state: Any | None) -> dict[str, Any]:
         """The game's own entries of the table's view (``state``: None before the first game)."""
         return {}
+
+    def played_cards(self, state: Any) -> Iterable[Card] | None:
+        """Every card played so far, seen by all: what the card counter (记牌器) takes from the
+        deck; None: the game shows no counter."""
+        return None
+
+    def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
+        """The cards ``seat`` holds, which the counter also takes away for that seat's player."""
+        return ()
 
     def sound(self, state: Any) -> str:
         """The sound of the game's newest change, the same for every viewer (a file of

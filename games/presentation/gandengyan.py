@@ -6,7 +6,7 @@ page (``play`` with cards and a meaning, ``pass``). Its templates are
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils import translation
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.bots import SensiblePolicy, choose_for
-from games.rules import format_cards, parse_cards, parse_ranks
+from games.rules import Card, format_cards, parse_cards, parse_ranks
 from games.rules.gandengyan import ENGINE, ComboKind, GameState, Play
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
@@ -115,6 +115,14 @@ class GandengyanPresentation(Presentation):
 
     def last_actions(self, state: GameState) -> dict[int, dict[str, Any]]:
         return {acting: dict(move.to_json()) for acting, move in state.round_actions}
+
+    def played_cards(self, state: GameState) -> Iterable[Card]:
+        return [
+            card for _seat, move in state.history if isinstance(move, Play) for card in move.cards
+        ]
+
+    def own_cards(self, state: GameState, seat: int) -> Iterable[Card]:
+        return state.hand(seat)
 
     def sound(self, state: GameState) -> str:
         if state.log_length == 0:

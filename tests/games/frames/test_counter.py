@@ -1,0 +1,92 @@
+"""The card counter (记牌器), and the mark of a seat about to go out (报单 / 报双)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from django.utils import translation
+
+from accounts.models import User
+from games import selectors, services
+from games.frames import render_frame_and_version
+from games.models import Table
+from games.rules import parse_cards
+from tests.games.helpers import (
+    doudizhu_room,
+    make_room,
+    play_doudizhu,
+    play_out,
+    start_from_position,
+)
+
+pytestmark = pytest.mark.django_db
+
+RANK = re.compile(r'class="counter-rank[^"]*" data-rank="(\w+)"><b>[^<]+</b>(\d+)<')
+ORDER = ["RJ", "BJ", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3"]
+
+
+def seated(room_table: Table, users: list[User]) -> Table:
+    for position, user in enumerate(users):
+        room_table.seats.create(position=position, user=user)
+    return room_table
+
+
+def counter(table: Table, seat: int | None) -> dict[str, int]:
+    frame, _version = render_frame_and_version(table=table, seat=seat)
+    found = RANK.findall(frame)
+    assert [rank for rank, _left in found] == ORDER
+    return {rank: int(left) for rank, left in found}
+
+
+def expected(record: dict, hand: str) -> dict[str, int]:
+    """From the record's plays, as a person keeping count would: 4 of each rank, one joker each."""
+    gone = Counter(card.rank.symbol for card in parse_cards(hand))
+    for action in record["actions"]:
+        if "play" in action:
+            gone.update(card.rank.symbol for card in parse_cards(action["play"]))
+    return {rank: (1 if rank in ("RJ", "BJ") else 4) - gone[rank] for rank in ORDER}
+
+
+@pytest.mark.parametrize("game", ["gandengyan", "doudizhu"])
+def test_the_counter_takes_the_played_cards_and_the_viewers_hand(
+    game: str, trio: list[User]
+) -> None:
+    room = make_room() if game == "gandengyan" else doudizhu_room()
+    table = seated(Table.objects.create(room=room), trio)
+    played = services.game_start(table=table, players=trio, seed=21)
+    if game == "gandengyan":
+        play_out(played, seed=4, stop_before_end=True)
+    else:
+        play_doudizhu(played, until=lambda state: len(state.history) > 30)
+    state = selectors.game_state(game=played)
+    record = selectors.game_record(game=played)
+    assert any("play" in action for action in record["actions"])
+    for seat in range(3):
+        hand = " ".join(str(card) for card in state.hand(seat))
+        assert counter(table, seat) == expected(record, hand)
+    # A spectator counts only what was played: every hand is unseen.
+    assert counter(table, None) == expected(record, "")
+    # Between games there is nothing to count.
+    if game == "gandengyan":
+        play_out(played, seed=4)
+        frame, _version = render_frame_and_version(table=table, seat=0)
+        assert "data-card-counter" not in frame
+
+
+def test_a_seat_with_one_or_two_cards_is_marked(trio: list[User]) -> None:
+    table = seated(Table.objects.create(room=make_room()), trio)
+    start_from_position(
+        table=table, players=trio, hands=["3s 9h", "4s", "5s 6s 7h"], stock="Ks Kh", dealer=2
+    )
+    with translation.override("en"):
+        frame, _version = render_frame_and_version(table=table, seat=2)
+    badges = re.findall(r'data-cards-left="(\d)">([^<]+)<', frame)
+    assert sorted(badges) == [("1", "Last card!"), ("2", "Two cards left!")]
+    with translation.override("zh-hans"):
+        frame, _version = render_frame_and_version(table=table, seat=0)
+    assert sorted(re.findall(r'data-cards-left="(\d)">([^<]+)<', frame)) == [
+        ("1", "报单"),
+        ("2", "报双"),
+    ]
