@@ -1,8 +1,9 @@
-// The table's sounds and the player's turn, noticed: the sound of each change the table shows
-// (a play, a pass, a bomb, the deal, the end of a game), a sound and a vibration when it becomes
-// the player's turn, and, while the tab is in the background, a title and an icon that flash
-// until the player looks. The server says which sound a change makes (the frame's data-sound,
-// and data-sound-at: where in the game it was made); the player's switch is kept on the server.
+// The table's changes and the player's turn, noticed: the sound of each change the table shows
+// (a play, a pass, a bomb, the deal, the end of a game) and its animation (data-fresh on the
+// frame that first shows it, for the stylesheet), a sound and a vibration when it becomes the
+// player's turn, and, while the tab is in the background, a title and an icon that flash until
+// the player looks. The server says which sound a change makes (the frame's data-sound, and
+// data-sound-at: where in the game it was made); the player's switch is kept on the server.
 (function () {
   "use strict";
 
@@ -82,7 +83,11 @@
       notice.myTurn = myTurn;
       return;
     }
-    if (at && at !== notice.heardAt) { play(table.dataset.sound); }
+    if (at && at !== notice.heardAt) {
+      play(table.dataset.sound);
+      // Seen as well as heard: the stylesheet animates this frame's newest change, once.
+      table.dataset.fresh = table.dataset.sound || "change";
+    }
     notice.heardAt = at || notice.heardAt;
     if (myTurn && !notice.myTurn) { turnBegins(); }
     if (!myTurn) { stopFlashing(); }

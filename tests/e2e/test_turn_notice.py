@@ -19,6 +19,17 @@ pytestmark = pytest.mark.e2e
 SOUNDS = ("deal", "play", "pass", "bid", "bomb", "rocket", "win", "lose", "turn")
 
 
+ANIMATION = """() => {
+    const table = document.getElementById("table");
+    const cards = table.querySelector(".board-play .board-cards");
+    return {
+        fresh: table.dataset.fresh || "",
+        sound: table.dataset.sound,
+        cards: cards ? getComputedStyle(cards).animationName : null,
+    };
+}"""
+
+
 def played(page: Page) -> list[str]:
     return list(page.evaluate("() => window.tableNotice.played.slice()"))
 
@@ -72,6 +83,15 @@ class TurnNotice(browser.BrowserTestCase):
         assert "deal" in heard or heard[0] in ("play", "pass", "bomb", "rocket"), heard
         assert set(heard) <= set(SOUNDS), heard
         self.shot("my-turn")
+        # The change is seen too: the frame that shows it first animates it, unless the
+        # player's system asks for less motion.
+        seen = page.evaluate(ANIMATION)
+        assert seen["fresh"] == seen["sound"], seen
+        if seen["fresh"] in ("play", "bomb") and seen["cards"] is not None:
+            assert seen["cards"] == "play-in", seen
+        page.emulate_media(reduced_motion="reduce")
+        assert page.evaluate(ANIMATION)["cards"] in (None, "none")
+        page.emulate_media(reduced_motion="no-preference")
 
         # In a background tab the title and the icon flash until the player looks.
         take_turn(page, use_hint=True)

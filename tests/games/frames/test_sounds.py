@@ -16,7 +16,7 @@ from games.presentation import presentation_for
 from games.rules.doudizhu import GameState as DoudizhuState
 from games.rules.gandengyan import GameState as GandengyanState
 from games.selectors import game_state
-from tests.games.helpers import make_room, play_out
+from tests.games.helpers import make_room, play_out, start_from_position
 from tests.games.rules.doudizhu.helpers import fresh, run, to_play
 
 SOUND = re.compile(r'data-sound="([a-z]*)" data-sound-at="([0-9.]*)"')
@@ -86,3 +86,22 @@ def test_the_end_sounds_a_win_or_a_loss_to_each_player_once(trio: list[User]) ->
     # Players pressing 再来一局 change the table but not the game: the same change, not heard again.
     services.table_play_again(user=trio[(winner + 1) % 3], table=table)
     assert heard(winner) == ("win", at)
+
+
+@pytest.mark.django_db
+def test_a_spring_is_announced_above_the_settlement(trio: list[User]) -> None:
+    table = Table.objects.create(room=make_room())
+    for position, user in enumerate(trio):
+        table.seats.create(position=position, user=user)
+    start_from_position(
+        table=table, players=trio, hands=["3s 4h 5d 6c 7s", "9h Jd", "Th Qd"], stock="Ks", dealer=0
+    )
+    frame, version = render_frame_and_version(table=table, seat=1)
+    assert "spring-banner" not in frame
+    services.table_game_act(
+        user=trio[0], table=table, action={"play": "3s 4h 5d 6c 7s"}, version=version
+    )
+    table.refresh_from_db()
+    frame, _version = render_frame_and_version(table=table, seat=1)
+    assert '<p class="spring-banner" data-spring="spring">春天!</p>' in frame
+    assert SOUND.search(frame).group(1) == "lose"  # type: ignore[union-attr]
