@@ -23,8 +23,9 @@ from tests.games.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-RANK = re.compile(r'class="counter-rank[^"]*" data-rank="(\w+)"><b>[^<]+</b>(\d+)<')
+RANK = re.compile(r'<span(?: class="out")?><b>([^<]+)</b>(\d+)</span>')
 ORDER = ["RJ", "BJ", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3"]
+LABELS = {"大": "RJ", "小": "BJ", "10": "T"}
 
 
 def seated(room_table: Table, users: list[User]) -> Table:
@@ -35,8 +36,11 @@ def seated(room_table: Table, users: list[User]) -> Table:
 
 def counter(table: Table, seat: int | None) -> dict[str, int]:
     frame, _version = render_frame_and_version(table=table, seat=seat)
-    found = RANK.findall(frame)
+    board = frame[frame.index("data-card-counter") :]
+    found = [(LABELS.get(label, label), left) for label, left in RANK.findall(board)[:15]]
     assert [rank for rank, _left in found] == ORDER
+    # A rank with none left is dimmed.
+    assert board.count('<span class="out">') == sum(left == "0" for _rank, left in found)
     return {rank: int(left) for rank, left in found}
 
 
