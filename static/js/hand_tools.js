@@ -1,7 +1,7 @@
 // The player's hand tools: the hand sorted by rank or by combination (remembered on this device),
 // dragging across cards to select or unselect several at once (a finger on a phone, or the
-// mouse), and a double tap on the middle of the table to play the selected cards. The hand comes
-// with every frame; these only arrange it and press the page's own buttons.
+// mouse), a double tap on the middle of the table to play the selected cards, and the keyboard.
+// The hand comes with every frame; these only arrange it and press the page's own buttons.
 (function () {
   "use strict";
 
@@ -111,6 +111,51 @@
     arrange();
   });
 
-  document.addEventListener("htmx:wsAfterMessage", arrange);
+  // The keyboard: the left and right arrows move between the cards, space chooses one (the
+  // checkbox's own key), Enter plays, P passes and H asks for a hint. Keys typed into a field
+  // are left alone.
+  function press(selector) {
+    var button = document.querySelector(selector);
+    if (button) { button.click(); }
+    return Boolean(button);
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) { return; }
+    var target = event.target;
+    var typing = target && (target.isContentEditable || target.tagName === "TEXTAREA" ||
+      target.tagName === "SELECT" || (target.tagName === "INPUT" && target.type !== "checkbox"));
+    if (typing || (target && target.closest && target.closest("dialog"))) { return; }
+    var boxes = handCards().map(boxOf);
+    var at = boxes.indexOf(document.activeElement);
+    var key = event.key;
+    if ((key === "ArrowRight" || key === "ArrowLeft") && boxes.length) {
+      var step = key === "ArrowRight" ? 1 : -1;
+      var next = at < 0 ? (step > 0 ? 0 : boxes.length - 1) : (at + step + boxes.length) % boxes.length;
+      boxes[next].focus();
+      event.preventDefault();
+    } else if (key === "Enter" && at >= 0) {
+      if (press('#hand-form [data-action="play"]')) { event.preventDefault(); }
+    } else if ((key === "p" || key === "P") && press('#hand-form [data-action="pass"]')) {
+      event.preventDefault();
+    } else if ((key === "h" || key === "H") && press('#hand-form [data-action="hint"]')) {
+      event.preventDefault();
+    }
+  });
+
+  // A frame replaces the hand: the card that had the keyboard's focus gets it back.
+  var focused = null;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var active = document.activeElement;
+    focused = active && active.name === "cards" && active.closest("#hand-form") ? active.value : null;
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    arrange();
+    if (focused === null) { return; }
+    var box = document.querySelector('#hand-form input[name="cards"][value="' + focused + '"]');
+    if (box) { box.focus({ preventScroll: true }); }
+    focused = null;
+  });
   document.addEventListener("DOMContentLoaded", arrange);
 })();

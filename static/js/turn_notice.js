@@ -66,7 +66,13 @@
     notice.flashTimer = window.setInterval(flash, FLASH_MS);
   }
 
+  function announce(text) {
+    var announcer = document.getElementById("announcer");
+    if (announcer && text) { announcer.textContent = text.trim(); }
+  }
+
   function turnBegins() {
+    announce(notice.page.dataset.turnTitle);
     window.setTimeout(function () { play("turn"); }, TURN_AFTER_MS);
     if (soundsOn() && navigator.vibrate) { navigator.vibrate([120, 60, 120]); }
     if (document.visibilityState !== "visible") { startFlashing(); }
@@ -85,6 +91,10 @@
     }
     if (at && at !== notice.heardAt) {
       play(table.dataset.sound);
+      var ended = document.getElementById("settlement-title");
+      if (ended && (table.dataset.sound === "win" || table.dataset.sound === "lose")) {
+        announce(ended.textContent);
+      }
       // Seen as well as heard: the stylesheet animates this frame's newest change, once.
       table.dataset.fresh = table.dataset.sound || "change";
     }

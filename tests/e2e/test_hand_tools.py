@@ -130,3 +130,48 @@ class HandTools(browser.BrowserTestCase):
         assert chosen(page) == cards[:4]
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         self.shot("phone-dragged", page)
+
+    def test_the_keyboard_plays_and_keeps_its_place(self) -> None:
+        make_player("xiaoli")
+        page = self.page
+        self.start(page)
+        expect(page.locator("#announcer")).to_have_text("轮到你了！")
+        cards = hand(page)
+        focused = "() => document.activeElement && document.activeElement.value"
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(focused) == cards[0]
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Space")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Space")
+        assert page.evaluate(focused) == cards[0]
+        assert chosen(page) == cards[:2]
+        page.keyboard.press("ArrowLeft")  # round to the last card
+        assert page.evaluate(focused) == cards[-1]
+
+        # H asks for the hint (P passes when nothing beats the table), Enter plays.
+        version = table_state(page)["version"]
+        if page.locator('[data-action="hint"]').count():
+            page.keyboard.press("h")
+            picked = chosen(page)
+            assert picked and picked != cards[:2]
+            page.keyboard.press("Enter")
+        else:
+            page.keyboard.press("p")
+        page.wait_for_function(
+            "v => document.getElementById('table').dataset.version !== v", arg=version
+        )
+        expect(page.locator("#table")).to_have_attribute("data-my-turn", "false")
+
+        # While the bots move, every frame replaces the hand; the focused card keeps the focus.
+        page.keyboard.press("ArrowRight")
+        card = page.evaluate(focused)
+        assert card in hand(page)
+        version = table_state(page)["version"]
+        # The next frame: a bot's move, or, if both have moved already, the turn clock's.
+        page.wait_for_function(
+            "v => document.getElementById('table').dataset.version !== v",
+            arg=version,
+            timeout=40_000,
+        )
+        assert page.evaluate(focused) == card
