@@ -243,6 +243,25 @@ class Presentation:
         return None
 
 
+class HandsPresentation(Presentation):
+    """A game whose seats hold cards and play them (``state.hand(seat)``, and ``state.history``
+    of ``(seat, action)`` where the plays are ``play_type`` with their ``cards``): the card
+    counter counts from that history."""
+
+    play_type: type[Any]
+
+    def played_cards(self, state: Any) -> Iterable[Card]:
+        return [
+            card
+            for _seat, action in state.history
+            if isinstance(action, self.play_type)
+            for card in action.cards
+        ]
+
+    def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
+        return state.hand(seat)  # type: ignore[no-any-return]
+
+
 @functools.cache
 def presentation_for(key: str) -> Presentation:
     """The presentation of the game ``key`` (``settings.GAME_PRESENTATIONS``, else the

@@ -7,7 +7,7 @@ the hand's form sends as for 干瞪眼.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bots import choose_for
-from games.rules import Card, Phase, parse_cards
+from games.rules import Phase, parse_cards
 from games.rules.doudizhu import ENGINE, GameState
 from games.rules.doudizhu.combos import ComboKind
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
@@ -24,7 +24,7 @@ from games.rules.doudizhu.moves import DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
 
 from ..frames.cards import card_chips_html, cards_html
-from . import Presentation
+from . import HandsPresentation
 
 #: The words of the bids, for the buttons and the seats' last actions.
 BID_WORDS = {
@@ -278,7 +278,9 @@ def settlement_pairs(
     return pairs
 
 
-class DoudizhuPresentation(Presentation):
+class DoudizhuPresentation(HandsPresentation):
+    play_type = Play
+
     @property
     def title(self) -> str:
         return _("Dou Dizhu")
@@ -324,14 +326,6 @@ class DoudizhuPresentation(Presentation):
             for seat, action in state.round_actions:
                 last[seat] = action.to_json()
         return last
-
-    def played_cards(self, state: GameState) -> Iterable[Card]:
-        return [
-            card for _seat, move in state.history if isinstance(move, Play) for card in move.cards
-        ]
-
-    def own_cards(self, state: GameState, seat: int) -> Iterable[Card]:
-        return state.hand(seat)
 
     def sound(self, state: GameState) -> str:
         if state.log_length == 0:

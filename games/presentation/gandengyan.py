@@ -6,7 +6,7 @@ page (``play`` with cards and a meaning, ``pass``). Its templates are
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils import translation
@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.bots import SensiblePolicy, choose_for
-from games.rules import Card, format_cards, parse_cards, parse_ranks
+from games.rules import format_cards, parse_cards, parse_ranks
 from games.rules.gandengyan import ENGINE, ComboKind, GameState, Play
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
 
 from ..frames.cards import card_faces, cards_html
-from . import Presentation
+from . import HandsPresentation
 
 
 def combo_label(ranks: str, language: str | None = None) -> str:
@@ -105,7 +105,9 @@ COMBO_KIND_LABELS = {
 BOMBS = (ComboKind.SOFT_BOMB, ComboKind.HARD_BOMB)
 
 
-class GandengyanPresentation(Presentation):
+class GandengyanPresentation(HandsPresentation):
+    play_type = Play
+
     @property
     def title(self) -> str:
         return _("Gan Deng Yan")
@@ -115,14 +117,6 @@ class GandengyanPresentation(Presentation):
 
     def last_actions(self, state: GameState) -> dict[int, dict[str, Any]]:
         return {acting: dict(move.to_json()) for acting, move in state.round_actions}
-
-    def played_cards(self, state: GameState) -> Iterable[Card]:
-        return [
-            card for _seat, move in state.history if isinstance(move, Play) for card in move.cards
-        ]
-
-    def own_cards(self, state: GameState, seat: int) -> Iterable[Card]:
-        return state.hand(seat)
 
     def sound(self, state: GameState) -> str:
         if state.log_length == 0:
