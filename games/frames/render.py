@@ -143,6 +143,7 @@ _SEAT_FIELDS = (
     "to_move",
     "auto_play",
     "leaves_after_game",
+    "last_round",
 )
 
 

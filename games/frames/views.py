@@ -54,6 +54,7 @@ def table_view_shared(
 
     game_data: dict[str, Any] | None = None
     last_actions: dict[int, dict[str, Any]] = {}
+    last_round: dict[int, str] = {}
     if game is not None and state is not None:
         over = game.is_over
         game_data = {
@@ -93,6 +94,7 @@ def table_view_shared(
                 ],
             }
         last_actions = presentation.last_actions(state)
+        last_round = {} if over else presentation.last_round(state)
 
     playing = game is not None and not game.is_over and state is not None
     seat_to_move = presentation.seat_to_move(state) if playing else None
@@ -130,6 +132,7 @@ def table_view_shared(
                 "auto_play": s.user_id is not None and s.auto_play,
                 "leaves_after_game": playing and s.user_id is not None and s.leaves_after_game,
                 "last_action": None if empty else last_actions.get(s.position),
+                "last_round": "" if empty else last_round.get(s.position, ""),
             }
         )
 

@@ -34,9 +34,10 @@ from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
-from games.rules import Card
+from games.rules import Card, Rank
+from games.rules.moves import Pass
 
 from ..engines import engine_for
 
@@ -85,6 +86,11 @@ class Presentation:
     def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
         """The cards ``seat`` holds, which the counter also takes away for that seat's player."""
         return ()
+
+    def last_round(self, state: Any) -> dict[int, str]:
+        """What each seat did last in the round before the current one, in short words for its
+        box, by seat; {} when there was none."""
+        return {}
 
     def sound(self, state: Any) -> str:
         """The sound of the game's newest change, the same for every viewer (a file of
@@ -260,6 +266,32 @@ class HandsPresentation(Presentation):
 
     def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
         return state.hand(seat)  # type: ignore[no-any-return]
+
+    def last_round(self, state: Any) -> dict[int, str]:
+        # A round ends when every other seat has passed after a play.
+        rounds: list[list[tuple[int, Any]]] = [[]]
+        passes = 0
+        for seat, action in state.history:
+            if isinstance(action, Pass):
+                passes += 1
+            elif isinstance(action, self.play_type):
+                passes = 0
+            else:
+                continue  # the deal, bids, 明牌, 加倍
+            rounds[-1].append((seat, action))
+            if passes == state.players - 1:
+                rounds.append([])
+                passes = 0
+        if len(rounds) < 2:
+            return {}
+        return {seat: _short(action) for seat, action in rounds[-2]}
+
+
+def _short(action: Any) -> str:
+    """A play as its ranks (``4 4``, ``10 J Q K A``), a pass as its word."""
+    if isinstance(action, Pass):
+        return pgettext("table action", "Pass")
+    return " ".join("10" if card.rank is Rank.TEN else card.rank.symbol for card in action.cards)
 
 
 @functools.cache

@@ -94,3 +94,38 @@ def test_a_seat_with_one_or_two_cards_is_marked(trio: list[User]) -> None:
         ("1", "报单"),
         ("2", "报双"),
     ]
+
+
+def test_each_seat_shows_its_play_of_the_last_round(trio: list[User]) -> None:
+    table = seated(Table.objects.create(room=make_room()), trio)
+    start_from_position(
+        table=table,
+        players=trio,
+        hands=["3s 8c 9d", "4h 9h Kd", "6s Qc Jd"],
+        stock="Ks Kh Kc Ts Tc Td",
+        dealer=0,
+    )
+
+    def last_rounds() -> dict[str, str]:
+        with translation.override("en"):
+            frame, version = render_frame_and_version(table=table, seat=0)
+        found = re.findall(
+            r'data-seat="(\d)".*?(?:data-last-round>Last round: ([^<]+)</div>|(?=data-seat=)|$)',
+            frame,
+            re.S,
+        )
+        return {seat: text for seat, text in found if text}
+
+    def act(user: User, action: dict[str, object]) -> None:
+        with translation.override("en"):
+            _frame, version = render_frame_and_version(table=table, seat=0)
+        services.table_game_act(user=user, table=table, action=action, version=version)
+        table.refresh_from_db()
+
+    act(trio[0], {"play": "3s"})
+    act(trio[1], {"play": "4h"})
+    assert last_rounds() == {}  # the first round goes on
+    act(trio[2], {"pass": True})
+    act(trio[0], {"pass": True})
+    # Seat 1 won the round and leads the next: every seat shows what it did last in it.
+    assert last_rounds() == {"0": "Pass", "1": "4", "2": "Pass"}
