@@ -19,14 +19,20 @@ pytestmark = pytest.mark.e2e
 SOUNDS = ("deal", "play", "pass", "bid", "bomb", "rocket", "win", "lose", "turn")
 
 
+# The newest change's sound and animation, once a frame shows one (null until then).
 ANIMATION = """() => {
     const table = document.getElementById("table");
+    if (!table || !table.dataset.fresh) { return null; }
     const cards = table.querySelector(".board-play .board-cards");
     return {
-        fresh: table.dataset.fresh || "",
+        fresh: table.dataset.fresh,
         sound: table.dataset.sound,
         cards: cards ? getComputedStyle(cards).animationName : null,
     };
+}"""
+ANIMATION_NOW = """() => {
+    const cards = document.querySelector("#table .board-play .board-cards");
+    return cards ? getComputedStyle(cards).animationName : null;
 }"""
 
 
@@ -83,18 +89,18 @@ class TurnNotice(browser.BrowserTestCase):
         assert "deal" in heard or heard[0] in ("play", "pass", "bomb", "rocket"), heard
         assert set(heard) <= set(SOUNDS), heard
         self.shot("my-turn")
-        # The change is seen too: the frame that shows it first animates it, unless the
-        # player's system asks for less motion.
-        seen = page.evaluate(ANIMATION)
-        assert seen["fresh"] == seen["sound"], seen
-        if seen["fresh"] in ("play", "bomb") and seen["cards"] is not None:
-            assert seen["cards"] == "play-in", seen
-        page.emulate_media(reduced_motion="reduce")
-        assert page.evaluate(ANIMATION)["cards"] in (None, "none")
-        page.emulate_media(reduced_motion="no-preference")
 
         # In a background tab the title and the icon flash until the player looks.
         take_turn(page, use_hint=True)
+        # The player's own move is seen too: the frame that shows it first animates it, unless
+        # the player's system asks for less motion.
+        seen = page.wait_for_function(ANIMATION).json_value()
+        assert seen["fresh"] == seen["sound"] and seen["sound"] in SOUNDS, seen
+        if seen["fresh"] in ("play", "bomb") and seen["cards"] is not None:
+            assert seen["cards"] == "play-in", seen
+        page.emulate_media(reduced_motion="reduce")
+        assert page.evaluate(ANIMATION_NOW) in (None, "none")
+        page.emulate_media(reduced_motion="no-preference")
         expect(page.locator("#table")).not_to_have_attribute("data-my-turn", "true")
         title = page.title()
         hide_the_tab(page, True)
@@ -109,12 +115,12 @@ class TurnNotice(browser.BrowserTestCase):
         expect(icon).to_have_attribute("href", re.compile(r"/favicon\.svg$"))
 
         # Muted: remembered for the player, after a reload and on the server; nothing is heard.
-        page.locator("#sounds-toggle").click()
+        with page.expect_response(lambda response: "/accounts/sounds/" in response.url) as sent:
+            page.locator("#sounds-toggle").click()
+        assert sent.value.ok and sent.value.json() == {"sounds_on": False}
         expect(page.locator("#sounds-toggle")).to_have_attribute("aria-pressed", "false")
         expect(page.locator("#sounds-toggle")).to_have_text("声音：关")
-        page.wait_for_function(
-            "() => document.querySelector('[data-sounds-form] [name=on]').value === '1'"
-        )
+        expect(page.locator("[data-sounds-form] [name=on]")).to_have_value("1")
         assert not User.objects.get(username="xiaoming").sounds_on
         page.reload()
         expect(page.locator("#sounds-toggle")).to_have_attribute("aria-pressed", "false")
