@@ -298,7 +298,11 @@ USE_TZ = True
 
 # Static files: daphne serves none itself, so whitenoise does.
 STATIC_URL = "static/"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    # Front-end packages from the npm registry (package.json, installed by scripts/setup.sh).
+    ("vendor/idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist"),
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

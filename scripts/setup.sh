@@ -1,4 +1,5 @@
-# Sourced by the other scripts: checks Python, makes .venv and installs requirements.txt into it.
+# Sourced by the other scripts: checks Python, makes .venv and installs requirements.txt into it,
+# and the front-end packages of package-lock.json into node_modules.
 # After sourcing, the working directory is the repository root and .venv/bin is first on PATH.
 
 set -euo pipefail
@@ -47,6 +48,24 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
     echo "Installing requirements.txt into .venv ..."
     "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -r requirements.txt
     echo "$wanted" >"$stamp"
+fi
+
+# Front-end packages from the npm registry, pinned by package-lock.json: idiomorph, served with
+# the site, and axe-core, which the browser tests run in the pages.
+npm_stamp="node_modules/.package-lock.sha256"
+npm_wanted="$("$VENV/bin/python" -c '
+import hashlib
+print(hashlib.sha256(open("package-lock.json", "rb").read()).hexdigest())
+')"
+if [ ! -f "$npm_stamp" ] || [ "$(cat "$npm_stamp")" != "$npm_wanted" ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        echo "干瞪眼 Online needs Node.js with npm to install its front-end packages" \
+            "(package.json); found no npm. Install it (apt-get install -y npm) and try again." >&2
+        exit 1
+    fi
+    echo "Installing the front-end packages (package-lock.json) into node_modules ..."
+    npm ci --no-audit --no-fund --loglevel=error
+    echo "$npm_wanted" >"$npm_stamp"
 fi
 
 export PATH="$VENV/bin:$PATH"

@@ -55,8 +55,16 @@ def card_face(code: str) -> CardFace:
         suit=SUIT_SYMBOLS[suit],
         red=suit in RED_SUITS,
         joker="",
-        label=f"{SUIT_NAMES()[suit]} {rank}",
+        label=card_name(rank, suit),
     )
+
+
+def card_name(rank: str, suit: str) -> str:
+    """A card's full name as people say it: 黑桃3, 红桃10; "3 of spades" in English."""
+    return pgettext("card name", "%(rank)s of %(suit)s") % {
+        "rank": RANK_NAMES().get(rank, rank),
+        "suit": SUIT_NAMES()[suit],
+    }
 
 
 def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the active language
@@ -65,6 +73,16 @@ def SUIT_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the 
         "h": pgettext("suit", "Hearts"),
         "d": pgettext("suit", "Diamonds"),
         "c": pgettext("suit", "Clubs"),
+    }
+
+
+def RANK_NAMES() -> dict[str, str]:  # noqa: N802 - a constant that follows the active language
+    """The court cards and the ace by name (Chinese keeps their letters: 黑桃J)."""
+    return {
+        "J": pgettext("card rank", "Jack"),
+        "Q": pgettext("card rank", "Queen"),
+        "K": pgettext("card rank", "King"),
+        "A": pgettext("card rank", "Ace"),
     }
 
 
@@ -93,19 +111,24 @@ def _card_html(code: str, language: str, in_hand: bool) -> str:
         face.suit,
     )
     if in_hand:
+        # The id keeps a card the same element from frame to frame, focus and all.
         return format_html(
-            '<label class="{}" data-card="{}" title="{}"><input type="checkbox" name="cards"'
-            ' value="{}" class="visually-hidden">{}</label>',
+            '<label id="hand-{}" class="{}" data-card="{}" title="{}"><input type="checkbox"'
+            ' name="cards" value="{}" class="visually-hidden" aria-label="{}">{}</label>',
+            face.code,
             classes,
             face.code,
             face.label,
             face.code,
+            face.label,
             inner,
         )
+    # A card on the table is a picture to a screen reader, said by its full name.
     return format_html(
-        '<span class="{}" data-card="{}" title="{}">{}</span>',
+        '<span class="{}" data-card="{}" title="{}" role="img" aria-label="{}">{}</span>',
         classes,
         face.code,
+        face.label,
         face.label,
         inner,
     )
@@ -130,7 +153,13 @@ def _chip_html(code: str, language: str) -> str:
     face = card_face(code)
     classes = "card-chip" + (" red" if face.red else "") + (" joker" if face.joker else "")
     text = face.label if face.joker else f"{face.rank}{face.suit}"
-    return format_html('<span class="{}" title="{}">{}</span>', classes, face.code, text)
+    return format_html(
+        '<span class="{}" title="{}" role="img" aria-label="{}">{}</span>',
+        classes,
+        face.code,
+        face.label,
+        text,
+    )
 
 
 #: The ranks of the card counter (记牌器), from the highest as the big apps show them.

@@ -96,6 +96,10 @@
         announce(ended.textContent);
       }
       // Seen as well as heard: the stylesheet animates this frame's newest change, once.
+      // The frame was morphed into the old table: a style computed between the two marks
+      // makes the browser start the animations again.
+      delete table.dataset.fresh;
+      void table.offsetWidth;
       table.dataset.fresh = table.dataset.sound || "change";
     }
     notice.heardAt = at || notice.heardAt;

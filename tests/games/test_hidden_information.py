@@ -21,14 +21,16 @@ of the game or of its redeals (only the game seed's SHA-256 commitment).
 
 The detector reads the site's own card notations: ``data-card``, ``value`` and ``title``
 attributes made of card codes, JSON (``json_script`` blocks, the record), card faces as rank and
-suit symbol, jokers by their class, and card codes as words of the page's text; and it searches
-for the seeds (hex and decimal), the secret orders and the hands as whole strings. The tests of
-planted leaks (``test_the_detector_catches_planted_leaks`` and its 斗地主 twin) show it flags what
-it must, so that the long test cannot pass for want of looking.
+suit symbol, jokers by their class, cards by the full names screen readers say (``aria-label``)
+and card codes as words of the page's text; and it searches for the seeds (hex and decimal), the
+secret orders and the hands as whole strings. The tests of planted leaks
+(``test_the_detector_catches_planted_leaks`` and its 斗地主 twin) show it flags what it must, so
+that the long test cannot pass for want of looking.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -45,14 +47,14 @@ import pytest
 from django.conf import settings
 from django.db import connection
 from django.test import Client, override_settings
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
 from games.engines import engine_for
-from games.frames import render_frame_for_user
+from games.frames import card_face, render_frame_for_user
 from games.models import Game, Room, Table
 from games.rules import Phase, format_cards
 from games.rules import doudizhu as ddz
@@ -90,6 +92,8 @@ STYLE = re.compile(r"<style\b.*?</style>", re.S | re.I)
 SCRIPT = re.compile(r"<script\b.*?</script>", re.S | re.I)
 TAG = re.compile(r"<[^>]*>")
 WORD = re.compile(r"[0-9A-Za-z]+")
+# A card named in full for screen readers: aria-label="黑桃3", aria-label="Queen of hearts".
+NAME_ATTRIBUTE = re.compile(r'aria-label="([^"]+)"')
 # The lobby's decoration: the same five cards for everyone, on every visit.
 DECORATION = re.compile(r'<div class="hero-cards" aria-hidden="true">.*?</div>\s*</div>', re.S)
 
@@ -182,6 +186,8 @@ def cards_shown(page: str) -> set[str]:
     for value in CARD_ATTRIBUTE.findall(page):
         shown.update(value.split())
     shown.update(JOKERS[kind] for kind in JOKER_CLASS.findall(page))
+    names = card_names()
+    shown.update(names[name] for name in NAME_ATTRIBUTE.findall(page) if name in names)
     for block in JSON_SCRIPT.findall(page) + JSON_PRE.findall(page):
         shown |= _json_cards(json.loads(html.unescape(block)))
     text = html.unescape(TAG.sub("", SCRIPT.sub(" ", STYLE.sub(" ", page))))
@@ -189,6 +195,16 @@ def cards_shown(page: str) -> set[str]:
     for rank, suit in FACE.findall(text):
         shown.add(("T" if rank == "10" else rank) + SUIT_CODES[suit])
     return shown
+
+
+@functools.cache
+def card_names() -> dict[str, str]:
+    """Each card's code by its full name, in every language of the site."""
+    names = {}
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            names.update({html.escape(card_face(code).label): code for code in ALL_CARDS})
+    return names
 
 
 def _json_cards(value: Any) -> set[str]:
@@ -937,6 +953,7 @@ def test_the_detector_catches_planted_leaks(seeded_deals: random.Random) -> None
         "a record": f'<pre class="code">{{"hands": ["{" ".join(theirs)}"]}}</pre>',
         "a face": f'<span class="card-rank">{rank}</span><span class="card-suit">{symbol}</span>',
         "a word of text": f"<p>The next card is {stock[-1]}.</p>",
+        "a name said aloud": f'<span role="img" aria-label="{card_face(card).label}">?</span>',
         "the stock": f"<!-- {' '.join(stock)} -->",
         "the stock squeezed": f'<div data-x="{"".join(stock[:3])}">',
         "the seed": f"<code>{seed_hex}</code>",
