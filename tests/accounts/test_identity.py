@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Avatar, User
-from accounts.services import user_set_identity
+from accounts.models import Avatar, LedgerReason, User
+from accounts.services import coins_move, user_set_identity
 
 pytestmark = pytest.mark.django_db
 
@@ -141,3 +141,13 @@ def test_the_form_needs_a_login_and_a_post(player: User, client: Client) -> None
     assert response["Location"].startswith(reverse("account_login"))
     assert logged_in(player).get(IDENTITY).status_code == 405
     assert stored(player) == ("", "")
+
+
+def test_the_pages_of_the_profile_shown_after_an_error_lead_back_to_the_profile(
+    player: User,
+) -> None:
+    for amount in range(1, 25):
+        player.wallet.refresh_from_db()
+        coins_move(wallet=player.wallet, amount=-amount, reason=LedgerReason.GAME)
+    html = logged_in(player).post(IDENTITY, {"nickname": " ", "avatar": ""}).content.decode()
+    assert f'href="{PROFILE}?page=2#ledger"' in html
