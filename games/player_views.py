@@ -9,15 +9,15 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.selectors import player_get_public
 
-from .engines import DEFAULT_GAME, engines
+from .engines import engines
 from .selectors import Board, leaderboard, player_game_stats, player_recent_games
 
 
 @require_http_methods(["GET", "HEAD"])
 def leaderboard_page(request: HttpRequest) -> HttpResponse:
-    """One board of one game: ``?game=<key>&board=coins|winrate``; each defaults when absent
-    and is a 404 when it names no game or board."""
-    game = request.GET.get("game") or DEFAULT_GAME
+    """One board of one game: ``?game=<key>&board=coins|winrate``; absent, the site's first
+    game and its coins board; a 404 when either names none."""
+    game = request.GET.get("game") or next(iter(engines()))
     if game not in engines():
         raise Http404(_("There is no game %(key)s here.") % {"key": game})
     try:
