@@ -81,6 +81,14 @@ def test_bad_parameters_are_a_404(client: Client, query: dict[str, str]) -> None
     assert client.get(LEADERBOARD, query).status_code == 404
 
 
+@override_settings(GAME_ENGINES=["games.rules.doudizhu.ENGINE"])
+def test_the_games_are_the_installed_engines(client: Client) -> None:
+    html = client.get(LEADERBOARD).content.decode()
+    assert 'data-game="doudizhu" data-board="coins"' in html
+    assert "data-tab-game=" in html and 'data-tab-game="gandengyan"' not in html
+    assert client.get(LEADERBOARD, {"game": "gandengyan"}).status_code == 404
+
+
 def test_empty_parameters_give_the_defaults(client: Client) -> None:
     response = client.get(LEADERBOARD, {"game": "", "board": ""})
     assert response.status_code == 200
