@@ -6,8 +6,10 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from .models import User
 from .services import wallet_create
@@ -31,3 +33,11 @@ class AccountAdapter(DefaultAccountAdapter):
                 assert isinstance(saved, User)
                 wallet_create(user=saved)
         return saved
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """allauth's checks, and no username another player shows as their nickname: a name
+        on the leaderboards stands for one player only."""
+        cleaned: str = super().clean_username(username, shallow=shallow)
+        if not shallow and User.objects.filter(nickname__iexact=cleaned).exists():
+            raise ValidationError(_("Another player already goes by this name."))
+        return cleaned

@@ -34,8 +34,17 @@ def _coins(value: int | None) -> str:
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    list_display = ("username", "email", "balance", "is_staff", "is_active", "date_joined")
+    list_display = (
+        "username",
+        "nickname",
+        "email",
+        "balance",
+        "is_staff",
+        "is_active",
+        "date_joined",
+    )
     list_select_related = ("wallet",)
+    search_fields = ("username", "nickname", "first_name", "last_name", "email")
 
     @admin.display(description=_("balance"), ordering="wallet__balance")
     def balance(self, obj: User) -> str:

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 # The house's system user and the coins its wallet opens with (one ``house_funding`` row).
@@ -26,17 +27,68 @@ HOUSE_USERNAME = "house"
 HOUSE_OPENING_COINS = 1_000_000_000
 
 
+NICKNAME_MAX_LENGTH = 16
+
+
+class Avatar(models.TextChoices):
+    """The avatars a player may pick: the twelve animals of the zodiac (生肖), each an SVG file
+    ``static/avatars/<value>.svg``; a player who picked none shows ``DEFAULT_AVATAR``."""
+
+    RAT = "rat", _("Rat")
+    OX = "ox", _("Ox")
+    TIGER = "tiger", _("Tiger")
+    RABBIT = "rabbit", _("Rabbit")
+    DRAGON = "dragon", _("Dragon")
+    SNAKE = "snake", _("Snake")
+    HORSE = "horse", _("Horse")
+    GOAT = "goat", _("Goat")
+    MONKEY = "monkey", _("Monkey")
+    ROOSTER = "rooster", _("Rooster")
+    DOG = "dog", _("Dog")
+    PIG = "pig", _("Pig")
+
+
+DEFAULT_AVATAR = "default"
+
+
 class User(AbstractUser):
-    """A player or a member of staff. Signs in with a username; the email address is optional."""
+    """A player or a member of staff. Signs in with a username; the email address is optional.
+
+    Others see the player's ``display_name`` (the nickname when set, else the username) and
+    avatar; ``accounts.services.user_set_identity`` is the one way to change either.
+    """
 
     # The table's sounds and vibration, on every device the player signs in on.
     sounds_on = models.BooleanField(_("sounds at the table"), default=True)
+    nickname = models.CharField(
+        _("nickname"),
+        max_length=NICKNAME_MAX_LENGTH,
+        blank=True,
+        help_text=_("Shown instead of the username on the leaderboards and the player's page."),
+    )
+    avatar = models.CharField(_("avatar"), max_length=16, choices=Avatar.choices, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
         # django-stubs declares these two as str, though Django's own are lazy translations too.
         verbose_name = _("user")  # type: ignore[assignment]
         verbose_name_plural = _("users")  # type: ignore[assignment]
+        constraints = [
+            # Two players never show the same name, whatever its case.
+            models.UniqueConstraint(
+                Lower("nickname"), condition=~Q(nickname=""), name="user_nickname_unique_ci"
+            ),
+        ]
+
+    @property
+    def display_name(self) -> str:
+        """The name others see: the nickname when the player chose one, else the username."""
+        return self.nickname or self.get_username()
+
+    @property
+    def avatar_static_path(self) -> str:
+        """The avatar's file under the static root."""
+        return f"avatars/{self.avatar or DEFAULT_AVATAR}.svg"
 
     @property
     def is_house(self) -> bool:

@@ -28,6 +28,16 @@ def wallet_get_for_user(*, user: User) -> Wallet | None:
     return Wallet.objects.filter(user=user).first()
 
 
+def player_get_public(*, username: str) -> User | None:
+    """The player whose public page ``username`` names; ``None`` for no such user, an inactive
+    account or the house's system user, who have none."""
+    return (
+        User.objects.filter(username=username, is_active=True)
+        .exclude(wallet__is_house=True)
+        .first()
+    )
+
+
 def house_wallet_get() -> Wallet | None:
     """The house's wallet (系统庄家), which bots play for; ``None`` only on a database emptied
     since its migration (``accounts.services.house_wallet`` opens it again)."""

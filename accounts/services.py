@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -10,7 +11,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import HOUSE_OPENING_COINS, HOUSE_USERNAME, LedgerEntry, LedgerReason, User, Wallet
+from .models import (
+    HOUSE_OPENING_COINS,
+    HOUSE_USERNAME,
+    NICKNAME_MAX_LENGTH,
+    Avatar,
+    LedgerEntry,
+    LedgerReason,
+    User,
+    Wallet,
+)
 from .selectors import house_wallet_get, relief_refusal
 
 if TYPE_CHECKING:
@@ -164,3 +174,56 @@ def user_set_sounds(*, user: User, on: bool) -> None:
     """Turn the table's sounds (and its vibration on phones) on or off for ``user``."""
     user.sounds_on = on
     user.save(update_fields=["sounds_on"])
+
+
+def _nickname_errors(*, user: User, nickname: str, given: str) -> list[str]:
+    """What is wrong with ``nickname`` (``given`` stripped) as ``user``'s nickname; none: fine."""
+    if given and not nickname:
+        return [_("A nickname cannot be only spaces.")]
+    if not nickname:
+        return []
+    errors = []
+    if len(nickname) > NICKNAME_MAX_LENGTH:
+        errors.append(
+            _("A nickname has at most %(max)d characters.") % {"max": NICKNAME_MAX_LENGTH}
+        )
+    # Control and invisible characters (line breaks, zero-width spaces, direction marks) would
+    # let two names look alike or break the pages' lines.
+    if any(unicodedata.category(char)[0] == "C" or char in "\u2028\u2029" for char in nickname):
+        errors.append(_("A nickname cannot hold control or invisible characters."))
+    others = User.objects.exclude(pk=user.pk)
+    if (
+        others.filter(nickname__iexact=nickname).exists()
+        or others.filter(username__iexact=nickname).exists()
+    ):
+        errors.append(_("Another player already goes by this name."))
+    return errors
+
+
+def user_set_identity(*, user: User, nickname: str, avatar: str) -> None:
+    """Set the name (``nickname``; empty: the username) and avatar others see of ``user``.
+
+    The nickname is stripped; it may not be only spaces, hold control or invisible characters,
+    or match (ignoring case) another player's nickname or username. ``avatar`` is one of
+    ``Avatar`` or empty (the default one). Raises ``ValidationError`` (by field) and changes
+    nothing when either is wrong.
+    """
+    stripped = nickname.strip()
+    errors: dict[str, list[str]] = {}
+    nickname_errors = _nickname_errors(user=user, nickname=stripped, given=nickname)
+    if nickname_errors:
+        errors["nickname"] = nickname_errors
+    if avatar and avatar not in Avatar.values:
+        errors["avatar"] = [_("Choose one of the avatars shown.")]
+    if errors:
+        raise ValidationError(errors)
+    try:
+        with transaction.atomic():
+            # The row is written only if the database also finds the nickname free: another
+            # player may have taken it since the check above.
+            User.objects.filter(pk=user.pk).update(nickname=stripped, avatar=avatar)
+    except IntegrityError:
+        raise ValidationError(
+            {"nickname": [_("Another player already goes by this name.")]}
+        ) from None
+    user.nickname, user.avatar = stripped, avatar

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from .charts import balance_chart
-from .models import User
+from .forms import IdentityForm
+from .models import DEFAULT_AVATAR, Avatar, User
 from .selectors import (
     balance_history,
     disputes_of_user,
@@ -21,7 +24,7 @@ from .selectors import (
     relief_status,
     wallet_get_for_user,
 )
-from .services import ReliefRefused, user_set_sounds
+from .services import ReliefRefused, user_set_identity, user_set_sounds
 from .services import relief_claim as relief_claim_service
 
 
@@ -35,6 +38,14 @@ def _user(request: HttpRequest) -> User:
 def profile(request: HttpRequest) -> HttpResponse:
     """The signed-in player's own page; it shows nobody else's data."""
     user = _user(request)
+    form = IdentityForm(initial={"nickname": user.nickname, "avatar": user.avatar})
+    return _render_profile(request, identity_form=form)
+
+
+def _render_profile(
+    request: HttpRequest, *, identity_form: IdentityForm, status: int = 200
+) -> HttpResponse:
+    user = _user(request)
     now = timezone.now()
     wallet = wallet_get_for_user(user=user)
     context = {
@@ -45,8 +56,36 @@ def profile(request: HttpRequest) -> HttpResponse:
         "games": games_page(user=user, page=request.GET.get("games_page")),
         "disputes": disputes_of_user(user=user),
         "relief": relief_status(wallet=wallet, now=now),
+        "identity_form": identity_form,
+        # The avatars to pick from, the default first: (value, label, static path).
+        "avatars": [
+            (value, label, f"avatars/{value or DEFAULT_AVATAR}.svg")
+            for value, label in [("", _("Default")), *Avatar.choices]
+        ],
     }
-    return render(request, "accounts/profile.html", context)
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+@login_required
+@require_POST
+def identity_set(request: HttpRequest) -> HttpResponse:
+    """Set the nickname and avatar; on an error the profile again, the errors shown."""
+    user = _user(request)
+    form = IdentityForm(request.POST)
+    if form.is_valid():
+        try:
+            user_set_identity(
+                user=user,
+                nickname=form.cleaned_data["nickname"],
+                avatar=form.cleaned_data["avatar"],
+            )
+        except ValidationError as error:
+            for field, field_errors in error.message_dict.items():
+                form.add_error(field, field_errors)
+        else:
+            messages.success(request, _("Your nickname and avatar are saved."))
+            return redirect(reverse("accounts:profile") + "#identity")
+    return _render_profile(request, identity_form=form, status=400)
 
 
 @login_required

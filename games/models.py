@@ -289,6 +289,13 @@ class Game(models.Model):
                 condition=models.Q(status="playing"),
                 name="game_playing_table_idx",
             ),
+            # The leaderboards' settled games of one game, this week's or all: the column is
+            # written once, by the settlement, so no move pays for the index.
+            models.Index(
+                fields=["game", "settled_at"],
+                condition=models.Q(settled_at__isnull=False),
+                name="game_settled_by_game_idx",
+            ),
         ]
 
     def __str__(self) -> str:

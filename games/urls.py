@@ -1,12 +1,14 @@
 from django.urls import path
 
-from . import game_views, table_views, views
+from . import game_views, player_views, table_views, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="home"),
     path("rules/", views.rules, name="rules"),
+    path("leaderboard/", player_views.leaderboard_page, name="leaderboard"),
+    path("players/<str:username>/", player_views.player_page, name="player"),
     path("rooms/<slug:code>/", views.room_enter, name="room"),
     path("rooms/<slug:code>/play/", table_views.room_play, name="room_play"),
     path("rooms/<slug:code>/private/", table_views.room_private_table, name="room_private"),

@@ -170,6 +170,11 @@ STARTING_COINS = env.int("STARTING_COINS", default=10_000)
 RELIEF_COINS = env.int("RELIEF_COINS", default=2_000)
 RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
 
+# The leaderboards (排行榜): how many players each board lists, and the games a player must have
+# finished of a game to appear on its board of win rates.
+LEADERBOARD_SIZE = 50
+LEADERBOARD_MIN_GAMES = env.int("LEADERBOARD_MIN_GAMES", default=10)
+
 # Where each game's seed comes from (games.seeds); only tests name another source.
 GAME_SEED_SOURCE = "games.seeds.secure_seed"
 

@@ -1,7 +1,8 @@
 """Reads of games, by concept: the lobby's rooms (``rooms``), tables and their rows (``tables``),
 a game's position from its stored events (``states``), games and their records (``games``), the
-admin's replay of a game (``replays``), what the runner finds due (``clocks``), and disputes
-(``disputes``). Nothing here writes.
+leaderboards and a player's public record (``leaderboards``), the admin's replay of a game
+(``replays``), what the runner finds due (``clocks``), and disputes (``disputes``). Nothing here
+writes.
 """
 
 from .clocks import (
@@ -23,6 +24,16 @@ from .games import (
     game_view_for,
     games_for_admin,
     games_of_user,
+    games_visible_to,
+)
+from .leaderboards import (
+    Board,
+    Leaderboard,
+    LeaderboardRow,
+    leaderboard,
+    player_game_stats,
+    player_recent_games,
+    week_start,
 )
 from .replays import (
     Replay,
@@ -54,6 +65,9 @@ from .tables import (
 )
 
 __all__ = [
+    "Board",
+    "Leaderboard",
+    "LeaderboardRow",
     "Replay",
     "ReplayCheck",
     "ReplayStep",
@@ -77,7 +91,11 @@ __all__ = [
     "game_view_for",
     "games_for_admin",
     "games_of_user",
+    "games_visible_to",
     "games_with_a_turn_due",
+    "leaderboard",
+    "player_game_stats",
+    "player_recent_games",
     "rooms_for_lobby",
     "table_current_game",
     "table_get_for_user",
@@ -88,4 +106,5 @@ __all__ = [
     "tables_to_fill_with_bots",
     "tables_to_watch",
     "tables_with_players_not_ready",
+    "week_start",
 ]

@@ -46,17 +46,23 @@ def game_record(*, game: Game) -> dict[str, Any]:
     )
 
 
+def games_visible_to(*, user: User | AnonymousUser) -> QuerySet[Game]:
+    """The games whose page ``user`` may see: those they played, or all for staff; none for a
+    visitor. The one rule of who sees a game, for its page and for links to it."""
+    if not user.is_authenticated:
+        return Game.objects.none()
+    games = Game.objects.select_related("table__room")
+    if not user.is_staff:
+        games = games.filter(players__user_id=user.pk)
+    return games
+
+
 def game_get_for_viewer(*, user: User | AnonymousUser, game_id: int) -> Game | None:
     """The game if ``user`` may see its page: a player of it, or staff. None otherwise.
 
     The one access check for a game's page and its dispute form.
     """
-    if not user.is_authenticated:
-        return None
-    games = Game.objects.select_related("table__room")
-    if not user.is_staff:
-        games = games.filter(players__user_id=user.pk)
-    return games.filter(pk=game_id).first()
+    return games_visible_to(user=user).filter(pk=game_id).first()
 
 
 def game_players(*, game: Game) -> list[GamePlayer]:

@@ -29,3 +29,15 @@ def test_account_pages_use_the_site_layout(client: Client) -> None:
     html = client.get("/accounts/login/").content.decode()
     assert "干瞪眼 Online" in html
     assert 'action="/i18n/setlang/"' in html
+
+
+def test_a_username_may_not_be_another_players_nickname(client: Client) -> None:
+    get_user_model().objects.create_user(username="laoli", nickname="XiaoMing")
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "xiaoming", "password1": "hongtao-7-dui", "password2": "hongtao-7-dui"},
+        headers={"accept-language": "en"},
+    )
+    assert response.status_code == 200
+    assert "Another player already goes by this name." in response.content.decode()
+    assert not get_user_model().objects.filter(username="xiaoming").exists()

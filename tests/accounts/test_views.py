@@ -64,7 +64,7 @@ def test_ledger_paging(player: User) -> None:
     client = logged_in(player)
     first = client.get(PROFILE).content.decode()
     assert "Page 1 of 2" in first
-    assert 'href="?page=2#ledger"' in first
+    assert f'href="{PROFILE}?page=2#ledger"' in first
     assert "Welcome coins" not in first  # the oldest row is on page 2
     second = client.get(PROFILE, {"page": 2}).content.decode()
     assert "Page 2 of 2" in second
