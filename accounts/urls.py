@@ -8,4 +8,6 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("relief/", views.relief_claim, name="relief"),
     path("sounds/", views.sounds_set, name="sounds"),
+    path("rewards/check-in/", views.check_in, name="check_in"),
+    path("rewards/tasks/<slug:kind>/", views.task_claim, name="task_claim"),
 ]

@@ -1,4 +1,4 @@
-"""Pages of a player's own account: profile, coins, relief."""
+"""Pages of a player's own account: profile, coins, relief, daily rewards."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from django.views.decorators.http import require_POST
 
 from .charts import balance_chart
 from .models import User
+from .rewards import RewardRefused, check_in_claim, daily_task_claim
 from .selectors import (
     balance_history,
     disputes_of_user,
     games_page,
     ledger_page,
     relief_status,
+    rewards_status,
     wallet_get_for_user,
 )
 from .services import ReliefRefused, user_set_sounds
@@ -45,6 +47,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "games": games_page(user=user, page=request.GET.get("games_page")),
         "disputes": disputes_of_user(user=user),
         "relief": relief_status(wallet=wallet, now=now),
+        "rewards": None if user.is_house else rewards_status(user=user, now=now),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -77,9 +80,48 @@ def sounds_set(request: HttpRequest) -> HttpResponse:
     user_set_sounds(user=user, on=on == "1")
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"sounds_on": user.sounds_on})
+    return _back(request)
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to ``next`` (the page the form was on) when it is of this site, else the profile."""
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         target = "accounts:profile"
     return redirect(target)
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest) -> HttpResponse:
+    """Check in for today (每日签到), then back to ``next`` with a message either way."""
+    try:
+        claim = check_in_claim(user=_user(request))
+    except RewardRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(
+            request,
+            _("Checked in: day %(streak)d in a row, %(amount)s coins.")
+            % {"streak": claim.streak, "amount": f"{claim.ledger_entry.amount:,}"},
+        )
+    return _back(request)
+
+
+@login_required
+@require_POST
+def task_claim(request: HttpRequest, kind: str) -> HttpResponse:
+    """Claim the coins of a daily task done today, then back to ``next`` with a message."""
+    try:
+        claim = daily_task_claim(user=_user(request), kind=kind)
+    except RewardRefused as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(
+            request,
+            _("Task done: %(task)s, %(amount)s coins.")
+            % {"task": claim.get_kind_display(), "amount": f"{claim.ledger_entry.amount:,}"},
+        )
+    return _back(request)
