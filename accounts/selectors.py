@@ -292,14 +292,20 @@ def daily_task_progress(*, user: User, day: date) -> dict[str, int]:
     counts = places.aggregate(played=Count("pk"), won=Count("pk", filter=Q(nominal__gt=0)))
     goal = tasks.get(RewardKind.USE_BOMB, {}).get("goal", 1)
     bombs = 0
-    plays = GameEvent.objects.filter(
-        game__players__user=user,
-        game__players__seat=F("seat"),
-        source=GameEvent.Source.PLAYER,
-        created_at__gte=start,
-        created_at__lt=end,
-        action__has_key="play",
-    ).values_list("game__game", "action")
+    # Only the events of games played on the day, not of every game the player ever played.
+    plays = (
+        GameEvent.objects.filter(
+            game__players__user=user,
+            game__players__seat=F("seat"),
+            game__started_at__lt=end,
+            source=GameEvent.Source.PLAYER,
+            created_at__gte=start,
+            created_at__lt=end,
+            action__has_key="play",
+        )
+        .filter(Q(game__status=Game.Status.PLAYING) | Q(game__finished_at__gte=start))
+        .values_list("game__game", "action")
+    )
     for game_key, action in plays.iterator():
         if presentation_for(game_key).is_bomb(action):
             bombs += 1
