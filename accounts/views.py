@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -83,14 +84,37 @@ def sounds_set(request: HttpRequest) -> HttpResponse:
     return _back(request)
 
 
-def _back(request: HttpRequest) -> HttpResponse:
-    """Back to ``next`` (the page the form was on) when it is of this site, else the profile."""
+def _safe_next(request: HttpRequest) -> str | None:
+    """``next`` (the page the form was on) when it is of this site, else None."""
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        target = "accounts:profile"
-    return redirect(target)
+        return None
+    return target
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to ``next`` when it is of this site, else the profile."""
+    return redirect(_safe_next(request) or "accounts:profile")
+
+
+def _reward_answer(request: HttpRequest, *, ok: bool, text: str) -> HttpResponse:
+    """What a reward's button gets: back to ``next`` with a message; for htmx, the rewards card
+    again with the message in it and the page's balance updated."""
+    if not getattr(request, "htmx", False):
+        (messages.success if ok else messages.error)(request, text)
+        return _back(request)
+    user = _user(request)
+    wallet = wallet_get_for_user(user=user)
+    context = {
+        "rewards": rewards_status(user=user),
+        "compact": request.POST.get("compact") == "1",
+        "back": (_safe_next(request) or reverse("accounts:profile")).split("#", 1)[0],
+        "notice": {"ok": ok, "text": text},
+        "balance": wallet.balance if wallet is not None else 0,
+    }
+    return render(request, "accounts/_rewards.html", context)
 
 
 @login_required
@@ -100,14 +124,13 @@ def check_in(request: HttpRequest) -> HttpResponse:
     try:
         claim = check_in_claim(user=_user(request))
     except RewardRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(
-            request,
-            _("Checked in: day %(streak)d in a row, %(amount)s coins.")
-            % {"streak": claim.streak, "amount": f"{claim.ledger_entry.amount:,}"},
-        )
-    return _back(request)
+        return _reward_answer(request, ok=False, text=str(refusal))
+    return _reward_answer(
+        request,
+        ok=True,
+        text=_("Checked in: day %(streak)d in a row, %(amount)s coins.")
+        % {"streak": claim.streak, "amount": f"{claim.ledger_entry.amount:,}"},
+    )
 
 
 @login_required
@@ -117,11 +140,10 @@ def task_claim(request: HttpRequest, kind: str) -> HttpResponse:
     try:
         claim = daily_task_claim(user=_user(request), kind=kind)
     except RewardRefused as refusal:
-        messages.error(request, str(refusal))
-    else:
-        messages.success(
-            request,
-            _("Task done: %(task)s, %(amount)s coins.")
-            % {"task": claim.get_kind_display(), "amount": f"{claim.ledger_entry.amount:,}"},
-        )
-    return _back(request)
+        return _reward_answer(request, ok=False, text=str(refusal))
+    return _reward_answer(
+        request,
+        ok=True,
+        text=_("Task done: %(task)s, %(amount)s coins.")
+        % {"task": claim.get_kind_display(), "amount": f"{claim.ledger_entry.amount:,}"},
+    )

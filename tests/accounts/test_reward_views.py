@@ -125,3 +125,24 @@ def test_staff_see_the_claims_read_only(player: User, staff: User) -> None:
     delete = client.post(reverse("admin:accounts_rewardclaim_delete", args=[claim.pk]))
     assert delete.status_code == 403
     assert RewardClaim.objects.filter(kind=RewardKind.CHECK_IN).count() == 1
+
+
+def test_with_htmx_the_answer_is_the_card_and_the_new_balance(player: User) -> None:
+    client = logged_in(player)
+    before = Wallet.objects.get(user=player).balance
+    response = client.post(
+        CHECK_IN, {"next": "/#rewards", "compact": "1"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section class="rewards rewards-compact"')
+    assert 'data-checked-today="1"' in html
+    assert "Checked in: day 1 in a row, 100 coins." in html and "message-success" in html
+    assert f'hx-swap-oob="innerHTML:[data-balance]">{before + 100:,}</span>' in html
+    assert messages_of(response) == []  # the card says it; nothing waits for the next page
+
+    again = client.post(CHECK_IN, {"next": "https://evil.example/"}, headers={"HX-Request": "true"})
+    html = again.content.decode()
+    assert 'class="rewards profile-card"' in html and "message-error" in html
+    assert "already checked in" in html
+    assert Wallet.objects.get(user=player).balance == before + 100

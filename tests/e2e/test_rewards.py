@@ -1,4 +1,5 @@
-"""The daily rewards in a real browser: check in from the lobby, then the profile's card."""
+"""The daily rewards in a real browser: check in from the lobby (the card answers in place), and
+from the profile with JavaScript off (the form posts and the page comes back)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,19 @@ from tests.e2e.finished_games import finished_game
 pytestmark = pytest.mark.e2e
 
 
+def make_player(username: str) -> User:
+    user = User.objects.create_user(username=username, password=browser.PASSWORD)
+    wallet_create(user=user)
+    return user
+
+
+def coins(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
 class DailyRewards(browser.BrowserTestCase):
     def test_a_player_checks_in_and_sees_the_streak_and_the_tasks(self) -> None:
-        user = User.objects.create_user(username="qiandao", password=browser.PASSWORD)
-        wallet_create(user=user)
+        user = make_player("qiandao")
         # Checked in yesterday: today is the streak's second day.
         check_in_claim(user=user, now=timezone.now() - timedelta(days=1))
         finished_game(user, seed=7)
@@ -39,17 +49,18 @@ class DailyRewards(browser.BrowserTestCase):
         self.shot("lobby-before")
 
         lobby_balance = page.locator(".player-box .balance-amount")
-        before = int(lobby_balance.inner_text().replace(",", ""))
+        before = coins(lobby_balance.inner_text())
         card.locator("[data-action=check-in]").click()
 
-        expect(page).to_have_url(self.url("/#rewards"))
-        expect(page.locator(".message-success")).to_be_visible()
+        # htmx swaps the card and the balance in place: the page stays where it was.
         card = page.locator("#rewards")
         expect(card).to_have_attribute("data-checked-today", "1")
+        expect(card.locator(".rewards-notice.message-success")).to_be_visible()
         expect(card.locator(".streak-dot.is-checked")).to_have_count(2)
         expect(card.locator("[data-claimed=check_in]")).to_be_visible()
         expect(card.locator("[data-action=check-in]")).to_have_count(0)
         expect(lobby_balance).to_have_text(f"{before + check_in_coins(2):,}")
+        expect(page).to_have_url(self.url("/"))
         self.shot("lobby-checked-in")
 
         page.locator(".player-box-link").click()
@@ -65,3 +76,19 @@ class DailyRewards(browser.BrowserTestCase):
         phone.goto(self.url("/"))
         expect(phone.locator("#rewards .streak-dot")).to_have_count(7)
         self.shot("lobby-phone", phone)
+
+    def test_checking_in_works_without_javascript(self) -> None:
+        make_player("nojs")
+        page = self.new_context(java_script_enabled=False).new_page()
+        self.log_in(page, "nojs")
+        page.goto(self.url("/accounts/profile/"))
+        balance = page.locator("[data-testid=balance]")
+        before = coins(balance.inner_text())
+        page.locator("#rewards [data-action=check-in]").click()
+
+        expect(page).to_have_url(self.url("/accounts/profile/#rewards"))
+        expect(page.locator(".messages .message-success")).to_be_visible()
+        expect(page.locator("#rewards")).to_have_attribute("data-checked-today", "1")
+        expect(page.locator("#rewards")).to_have_attribute("data-streak", "1")
+        expect(balance).to_have_text(f"{before + check_in_coins(1):,}")
+        self.shot("profile-no-javascript", page)
