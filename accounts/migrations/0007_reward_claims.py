@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0005_user_sounds_on"),
+        ("accounts", "0006_user_nickname_avatar"),
     ]
 
     operations = [
