@@ -1,4 +1,4 @@
-"""Admin for users, wallets and the ledger.
+"""Admin for users, wallets, the ledger and the daily rewards paid.
 
 Balances are never edited here: staff change coins only through the "Adjust coins" action, which
 calls ``coins_adjust_by_staff`` and so writes a ledger row naming them. Ledger rows are read-only.
@@ -24,7 +24,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import LedgerEntry, User, Wallet
+from .models import LedgerEntry, RewardClaim, User, Wallet
 from .services import InsufficientCoins, coins_adjust_by_staff, wallet_create
 
 
@@ -237,6 +237,32 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     @admin.display(description=_("balance after"), ordering="balance_after")
     def balance_after_display(self, obj: LedgerEntry) -> str:
         return _coins(obj.balance_after)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RewardClaim)
+class RewardClaimAdmin(admin.ModelAdmin):
+    """Daily rewards paid, read-only: only the reward services write them."""
+
+    list_display = ("day", "user", "kind", "streak", "amount_display", "created_at")
+    list_filter = ("kind", "day")
+    search_fields = ("user__username",)
+    date_hierarchy = "day"
+    list_select_related = ("user", "ledger_entry")
+    fields = ("day", "user", "kind", "streak", "ledger_entry", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description=_("amount"), ordering="ledger_entry__amount")
+    def amount_display(self, obj: RewardClaim) -> str:
+        return f"{obj.ledger_entry.amount:+,}"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -9,6 +9,9 @@ One wallet is the house's (系统庄家, ``Wallet.is_house``; the database allow
 for it, so it pays what bots lose and receives what bots win. It belongs to a system user,
 ``HOUSE_USERNAME``, who is inactive and has no usable password, so nobody can sign in as the house.
 A migration opens it with ``HOUSE_OPENING_COINS`` as a ``house_funding`` ledger row.
+
+A ``RewardClaim`` is one daily reward paid to a player (每日签到, a 每日任务): the database
+allows one per player, day and kind, so a reward is paid once a day however often it is claimed.
 """
 
 from __future__ import annotations
@@ -137,6 +140,8 @@ class LedgerReason(models.TextChoices):
     COMPENSATION = "compensation", _("Dispute compensation")
     STAFF_ADJUSTMENT = "staff_adjustment", _("Staff adjustment")
     HOUSE_FUNDING = "house_funding", _("House funding")
+    CHECK_IN = "check_in", _("Daily check-in")
+    DAILY_TASK = "daily_task", _("Daily task reward")
 
 
 class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
@@ -205,3 +210,55 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise TypeError("ledger entries are append-only")
+
+
+class RewardKind(models.TextChoices):
+    """The daily rewards: the check-in (每日签到) and each daily task (每日任务)."""
+
+    CHECK_IN = "check_in", _("Daily check-in")
+    PLAY_GAMES = "play_games", _("Play games")
+    WIN_GAME = "win_game", _("Win a game")
+    USE_BOMB = "use_bomb", _("Play a bomb or a rocket")
+
+
+class RewardClaim(models.Model):
+    """A daily reward paid to a player, with the ledger row that paid it. Never changed."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="reward_claims",
+        verbose_name=_("player"),
+    )
+    day = models.DateField(_("day"), help_text=_("The calendar day of the reward, in TIME_ZONE."))
+    kind = models.CharField(_("reward"), max_length=32, choices=RewardKind.choices)
+    streak = models.PositiveSmallIntegerField(
+        _("streak"),
+        null=True,
+        blank=True,
+        help_text=_("Check-ins only: how many days in a row the player has checked in."),
+    )
+    ledger_entry = models.OneToOneField(
+        LedgerEntry,
+        on_delete=models.PROTECT,
+        related_name="reward_claim",
+        verbose_name=_("ledger entry"),
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("reward claim")
+        verbose_name_plural = _("reward claims")
+        ordering = ["-day", "-id"]
+        constraints = [
+            # Each reward once a day per player, whatever claims race.
+            models.UniqueConstraint(fields=["user", "day", "kind"], name="reward_once_per_day"),
+            models.CheckConstraint(
+                condition=Q(kind="check_in", streak__gte=1)
+                | (~Q(kind="check_in") & Q(streak=None)),
+                name="reward_streak_only_for_check_in",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.day} · {self.get_kind_display()}"

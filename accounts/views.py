@@ -1,4 +1,4 @@
-"""Pages of a player's own account: profile, coins, relief."""
+"""Pages of a player's own account: profile, coins, relief, daily rewards."""
 
 from __future__ import annotations
 
@@ -16,12 +16,14 @@ from django.views.decorators.http import require_POST
 from .charts import balance_chart
 from .forms import IdentityForm
 from .models import DEFAULT_AVATAR, Avatar, User
+from .rewards import RewardRefused, check_in_claim, daily_task_claim
 from .selectors import (
     balance_history,
     disputes_of_user,
     games_page,
     ledger_page,
     relief_status,
+    rewards_status,
     wallet_get_for_user,
 )
 from .services import ReliefRefused, user_set_identity, user_set_sounds
@@ -62,6 +64,7 @@ def _render_profile(
             (value, label, f"avatars/{value or DEFAULT_AVATAR}.svg")
             for value, label in [("", _("Default")), *Avatar.choices]
         ],
+        "rewards": None if user.is_house else rewards_status(user=user, now=now),
     }
     return render(request, "accounts/profile.html", context, status=status)
 
@@ -116,9 +119,69 @@ def sounds_set(request: HttpRequest) -> HttpResponse:
     user_set_sounds(user=user, on=on == "1")
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"sounds_on": user.sounds_on})
+    return _back(request)
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    """``next`` (the page the form was on) when it is of this site, else None."""
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        target = "accounts:profile"
-    return redirect(target)
+        return None
+    return target
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to ``next`` when it is of this site, else the profile."""
+    return redirect(_safe_next(request) or "accounts:profile")
+
+
+def _reward_answer(request: HttpRequest, *, ok: bool, text: str) -> HttpResponse:
+    """What a reward's button gets: back to ``next`` with a message; for htmx, the rewards card
+    again with the message in it and the page's balance updated."""
+    if not getattr(request, "htmx", False):
+        (messages.success if ok else messages.error)(request, text)
+        return _back(request)
+    user = _user(request)
+    wallet = wallet_get_for_user(user=user)
+    context = {
+        "rewards": rewards_status(user=user),
+        "compact": request.POST.get("compact") == "1",
+        "back": (_safe_next(request) or reverse("accounts:profile")).split("#", 1)[0],
+        "notice": {"ok": ok, "text": text},
+        "balance": wallet.balance if wallet is not None else 0,
+    }
+    return render(request, "accounts/_rewards.html", context)
+
+
+@login_required
+@require_POST
+def check_in(request: HttpRequest) -> HttpResponse:
+    """Check in for today (每日签到), then back to ``next`` with a message either way."""
+    try:
+        claim = check_in_claim(user=_user(request))
+    except RewardRefused as refusal:
+        return _reward_answer(request, ok=False, text=str(refusal))
+    return _reward_answer(
+        request,
+        ok=True,
+        text=_("Checked in: day %(streak)d in a row, %(amount)s coins.")
+        % {"streak": claim.streak, "amount": f"{claim.ledger_entry.amount:,}"},
+    )
+
+
+@login_required
+@require_POST
+def task_claim(request: HttpRequest, kind: str) -> HttpResponse:
+    """Claim the coins of a daily task done today, then back to ``next`` with a message."""
+    try:
+        claim = daily_task_claim(user=_user(request), kind=kind)
+    except RewardRefused as refusal:
+        return _reward_answer(request, ok=False, text=str(refusal))
+    return _reward_answer(
+        request,
+        ok=True,
+        text=_("Task done: %(task)s, %(amount)s coins.")
+        % {"task": claim.get_kind_display(), "amount": f"{claim.ledger_entry.amount:,}"},
+    )

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from markdown.extensions.toc import slugify_unicode
 
-from accounts.selectors import wallet_get_for_user
+from accounts.models import User
+from accounts.selectors import rewards_status, wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
 from .engines import engines
@@ -179,6 +180,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         for key in engines()
     ]
     seated = table_of_user(user=request.user)
+    user = request.user
     return render(
         request,
         "games/home.html",
@@ -187,6 +189,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
             "rooms": cards,
             "balance": balance,
             "my_table": seated[0] if seated else None,
+            "rewards": rewards_status(user=user)
+            if isinstance(user, User) and not user.is_house
+            else None,
         },
     )
 

@@ -169,6 +169,14 @@ AUTH_USER_MODEL = "accounts.User"
 STARTING_COINS = env.int("STARTING_COINS", default=10_000)
 RELIEF_COINS = env.int("RELIEF_COINS", default=2_000)
 RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
+# Daily rewards (days in TIME_ZONE): the check-in's coins by day of the streak, the last for every
+# day after it, and each daily task's goal and coins (keys: accounts.models.RewardKind).
+CHECK_IN_COINS = (100, 150, 200, 250, 300, 350, 500)
+DAILY_TASKS = {
+    "play_games": {"goal": 3, "coins": 300},
+    "win_game": {"goal": 1, "coins": 300},
+    "use_bomb": {"goal": 1, "coins": 200},
+}
 
 # The leaderboards (排行榜): how many players each board lists, and the games a player must have
 # finished of a game to appear on its board of win rates.

@@ -99,6 +99,12 @@ class Presentation:
         "turn" by itself."""
         return "deal" if state.log_length == 0 else ""
 
+    def is_bomb(self, action: Mapping[str, Any]) -> bool:
+        """Whether ``action`` (the engine's JSON, as stored with a game's events) plays a bomb,
+        the rocket (王炸) included: what the daily task of playing a bomb counts. A game
+        without bombs has none."""
+        return False
+
     def seat_to_move(self, state: Any) -> int | None:
         """The seat whose box shows the turn and its clock; None: no one's (a deal in stages)."""
         return state.to_move  # type: ignore[no-any-return]

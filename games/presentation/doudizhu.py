@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.bots import choose_for
-from games.rules import Phase, parse_cards
+from games.rules import NotationError, Phase, parse_cards
 from games.rules.doudizhu import ENGINE, GameState
 from games.rules.doudizhu.combos import ComboKind
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
-from games.rules.doudizhu.moves import DealOn, Double, Pass, Play, Show
+from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
 
 from ..frames.cards import card_chips_html, cards_html
@@ -278,6 +278,19 @@ def settlement_pairs(
     return pairs
 
 
+def _action_sound(action: Action) -> str:
+    """The sound of an action, which also says whether it is a bomb or the rocket (王炸)."""
+    if isinstance(action, DealOn):
+        return "deal"
+    if isinstance(action, Pass):
+        return "pass"
+    if not isinstance(action, Play):
+        return "bid"  # a bid, a 明牌 or a 加倍
+    if action.combo is not None and action.combo.kind is ComboKind.ROCKET:
+        return "rocket"
+    return "bomb" if action.combo is not None and action.combo.is_bomb else "play"
+
+
 class DoudizhuPresentation(HandsPresentation):
     play_type = Play
 
@@ -331,15 +344,14 @@ class DoudizhuPresentation(HandsPresentation):
         if state.log_length == 0:
             return "deal"
         ((_seat, action),) = unwind(state.log, 1)
-        if isinstance(action, DealOn):
-            return "deal"
-        if isinstance(action, Pass):
-            return "pass"
-        if not isinstance(action, Play):
-            return "bid"  # a bid, a 明牌 or a 加倍
-        if action.combo is not None and action.combo.kind is ComboKind.ROCKET:
-            return "rocket"
-        return "bomb" if action.combo is not None and action.combo.is_bomb else "play"
+        return _action_sound(action)
+
+    def is_bomb(self, action: Mapping[str, Any]) -> bool:
+        try:
+            parsed = ENGINE.action_from_json(action)
+        except NotationError:
+            return False  # not an action of this game: no bomb
+        return _action_sound(parsed) in ("bomb", "rocket")
 
     def table_facts(self, state: GameState | None) -> dict[str, Any]:
         if state is None:

@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.bots import SensiblePolicy, choose_for
-from games.rules import format_cards, parse_cards, parse_ranks
-from games.rules.gandengyan import ENGINE, ComboKind, GameState, Play
+from games.rules import NotationError, format_cards, parse_cards, parse_ranks
+from games.rules.gandengyan import ENGINE, ComboKind, GameState, Move, Play
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
 
@@ -105,6 +105,15 @@ COMBO_KIND_LABELS = {
 BOMBS = (ComboKind.SOFT_BOMB, ComboKind.HARD_BOMB)
 
 
+def _move_sound(move: Move) -> str:
+    """The sound of a move, which also says whether it is a bomb or the rocket."""
+    if not isinstance(move, Play) or move.combo is None:
+        return "pass"
+    if move.combo.kind is ComboKind.ROCKET:
+        return "rocket"
+    return "bomb" if move.combo.kind in BOMBS else "play"
+
+
 class GandengyanPresentation(HandsPresentation):
     play_type = Play
 
@@ -122,11 +131,14 @@ class GandengyanPresentation(HandsPresentation):
         if state.log_length == 0:
             return "deal"
         ((_seat, move),) = unwind(state.log, 1)
-        if not isinstance(move, Play) or move.combo is None:
-            return "pass"
-        if move.combo.kind is ComboKind.ROCKET:
-            return "rocket"
-        return "bomb" if move.combo.kind in BOMBS else "play"
+        return _move_sound(move)
+
+    def is_bomb(self, action: Mapping[str, Any]) -> bool:
+        try:
+            move = ENGINE.action_from_json(action)
+        except NotationError:
+            return False  # not a move of this game: no bomb
+        return _move_sound(move) in ("bomb", "rocket")
 
     def table_facts(self, state: GameState | None) -> dict[str, Any]:
         return {
