@@ -98,8 +98,8 @@ def render_markdown_file(path: Path) -> RenderedDoc:
         output_format="html",
     )
     body = md.convert(path.read_text(encoding="utf-8"))
-    # A wide table scrolls sideways on a phone: the keyboard must be able to scroll it too.
-    body = body.replace("<table>", '<table tabindex="0">')
+    # A wide table or example scrolls sideways on a phone: the keyboard must scroll it too.
+    body = body.replace("<table>", '<table tabindex="0">').replace("<pre>", '<pre tabindex="0">')
     tokens: list[dict[str, Any]] = getattr(md, "toc_tokens", [])
     if len(tokens) == 1 and tokens[0]["level"] == 1:
         # One top heading: it is the title, and its sections make the table of contents.
