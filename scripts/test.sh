@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is needed and runs every check: ruff, mypy (strict, with django-stubs, on the
-# Django apps and the engine: the files and options of pyproject.toml) and pytest twice: the whole
-# suite on the embedded default (SQLite, in-memory channel layer), then every test but the
-# engine's and most browser tests (all but the games played in the browser) on PostgreSQL
-# (127.0.0.1:5432) with the Redis channel layer (127.0.0.1:6379) when they answer, the two side
-# by side (TEST_PARALLEL=0: one after the other). Arguments are passed to both pytest runs.
+# Django apps and the engine: the files and options of pyproject.toml) and pytest: the whole suite
+# on the embedded default (SQLite, in-memory channel layer), in two parts (the browser tests and
+# the others), then every test but the engine's and most browser tests (all but the games played
+# in the browser) on PostgreSQL (127.0.0.1:5432) with the Redis channel layer (127.0.0.1:6379)
+# when they answer, all side by side (TEST_PARALLEL=0: one after the other). Arguments are passed
+# to every pytest run.
 #
 # The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium; run as root, this
 # script installs it when it is missing. Without PostgreSQL the second run is skipped with a
@@ -56,35 +57,51 @@ mypy || failed+=("mypy")
 # Screenshots of this run's browser tests only.
 rm -rf .test-artifacts/screenshots
 
-# The two pytest runs go side by side (TEST_PARALLEL=0: one after the other): each keeps one core
-# busy at most, and their databases, channel layers and caches are apart. The SQLite run's output
-# is shown when it ends.
-sqlite_log="$(mktemp -t gandengyan-sqlite-run.XXXXXX)"
-sqlite_pid=""
+# The pytest runs go side by side (TEST_PARALLEL=0: one after the other): the SQLite run in two
+# parts, the browser tests (which mostly wait for the browser and the bots' pauses) and all the
+# others, beside the PostgreSQL run. Their databases, channel layers and caches are apart
+# (TEST_DB_SUFFIX). Each part's output is shown when it ends; the slowest tests are listed.
+sqlite_parts=("browser" "others")
+declare -A sqlite_marks=([browser]="e2e" [others]="not e2e")
+declare -A sqlite_pids=()
+declare -A sqlite_logs=()
 
 run_sqlite() {
-    python -m pytest "$@"
+    local part="$1"
+    shift
+    # 5: the arguments selected no test of this part, which is not a failure.
+    TEST_DB_SUFFIX="_${part}" python -m pytest -m "${sqlite_marks[$part]}" --durations=15 "$@" \
+        || [ "$?" -eq 5 ]
 }
 
 finish_sqlite() {
-    [ -n "$sqlite_pid" ] || return 0
-    local status=0
-    wait "$sqlite_pid" || status=$?
-    sqlite_pid=""
-    step "pytest on SQLite: its output"
-    cat "$sqlite_log"
-    rm -f "$sqlite_log"
-    [ "$status" -eq 0 ] || failed+=("pytest (SQLite)")
+    local part status
+    for part in "${sqlite_parts[@]}"; do
+        [ -n "${sqlite_pids[$part]:-}" ] || continue
+        status=0
+        wait "${sqlite_pids[$part]}" || status=$?
+        step "pytest on SQLite, the ${part} tests: their output"
+        cat "${sqlite_logs[$part]}"
+        rm -f "${sqlite_logs[$part]}"
+        [ "$status" -eq 0 ] || failed+=("pytest (SQLite, ${part})")
+    done
+    sqlite_pids=()
 }
 
 step "pytest on SQLite: the whole suite"
-if [ "${TEST_PARALLEL:-1}" = "0" ]; then
-    run_sqlite "$@" || failed+=("pytest (SQLite)")
-else
+for part in "${sqlite_parts[@]}"; do
+    if [ "${TEST_PARALLEL:-1}" = "0" ]; then
+        step "pytest on SQLite: the ${part} tests"
+        run_sqlite "$part" "$@" || failed+=("pytest (SQLite, ${part})")
+    else
+        sqlite_logs[$part]="$(mktemp -t "gandengyan-sqlite-${part}.XXXXXX")"
+        run_sqlite "$part" "$@" >"${sqlite_logs[$part]}" 2>&1 &
+        sqlite_pids[$part]=$!
+    fi
+done
+if [ "${#sqlite_pids[@]}" -gt 0 ]; then
     echo "Running in the background beside the PostgreSQL run; its output follows that run's."
-    run_sqlite "$@" >"$sqlite_log" 2>&1 &
-    sqlite_pid=$!
-    trap '[ -z "$sqlite_pid" ] || kill "$sqlite_pid" 2>/dev/null || true' EXIT
+    trap 'for pid in "${sqlite_pids[@]}"; do kill "$pid" 2>/dev/null || true; done' EXIT
 fi
 
 postgres_answers() {
@@ -177,7 +194,8 @@ else
         # The browser tests run whole on the embedded default, the topology scripts/serve.sh
         # serves; here only the games played through the browser, on PostgreSQL and Redis.
         DATABASE_URL="$POSTGRES_URL" REDIS_URL="$redis_url" \
-            python -m pytest tests --ignore=tests/games/rules "${BROWSER_TESTS_ONCE[@]}" "$@" \
+            python -m pytest tests --ignore=tests/games/rules "${BROWSER_TESTS_ONCE[@]}" \
+            --durations=15 "$@" \
             || status=$?
         # 5: the arguments selected no test that runs here, which is not a failure.
         if [ "$status" -ne 0 ] && [ "$status" -ne 5 ]; then
