@@ -31,6 +31,10 @@ class User(AbstractUser):
 
     # The table's sounds and vibration, on every device the player signs in on.
     sounds_on = models.BooleanField(_("sounds at the table"), default=True)
+    # The other players' quick phrases and emotes at the table.
+    phrases_on = models.BooleanField(_("phrases at the table"), default=True)
+    # Staff's mute of the player's own phrases, until this time.
+    chat_banned_until = models.DateTimeField(_("phrases muted until"), null=True, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

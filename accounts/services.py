@@ -164,3 +164,9 @@ def user_set_sounds(*, user: User, on: bool) -> None:
     """Turn the table's sounds (and its vibration on phones) on or off for ``user``."""
     user.sounds_on = on
     user.save(update_fields=["sounds_on"])
+
+
+def user_set_phrases(*, user: User, on: bool) -> None:
+    """Show or hide the other players' quick phrases and emotes at the table for ``user``."""
+    user.phrases_on = on
+    user.save(update_fields=["phrases_on"])
