@@ -527,9 +527,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return ""
         with translation.override(self.language):
             return format_html(
-                '<div id="chat-bubbles" hx-swap-oob="beforeend"><p class="chat-bubble chat-{}"'
-                ' data-chat-id="{}" data-chat-seat="{}" data-chat-user="{}" data-phrase="{}"'
-                ' data-label="{}"><span aria-hidden="true">{}</span></p></div>',
+                '<div id="chat-bubbles" hx-swap-oob="beforeend">'
+                '<p class="chat-bubble chat-bubble-{}" data-chat-id="{}" data-chat-seat="{}"'
+                ' data-chat-user="{}" data-phrase="{}" data-label="{}">'
+                '<span aria-hidden="true">{}</span></p></div>',
                 phrase.kind,
                 event.get("id"),
                 event.get("seat"),

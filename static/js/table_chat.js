@@ -75,20 +75,25 @@
     return $('#table .seat[data-seat="' + bubble.dataset.chatSeat + '"]');
   }
 
+  // By the seat: below one in the upper half of the table, above one in the lower half, with
+  // its tail pointing at the seat's middle.
   function place(bubble) {
     var layer = document.getElementById("chat-bubbles");
     var page = layer && layer.offsetParent;
-    var seat = seatOf(bubble);
     var table = document.getElementById("table");
-    var anchor = seat || table;
-    if (!page || !anchor) { return; }
+    var anchor = seatOf(bubble) || table;
+    if (!page || !anchor || !table) { return; }
     var box = page.getBoundingClientRect();
     var at = anchor.getBoundingClientRect();
+    var felt = table.getBoundingClientRect();
     var width = bubble.offsetWidth;
-    var left = at.left - box.left + at.width / 2 - width / 2;
-    left = Math.max(4, Math.min(left, box.width - width - 4));
+    var middle = at.left - box.left + at.width / 2;
+    var left = Math.max(4, Math.min(middle - width / 2, box.width - width - 4));
+    var below = anchor !== table && at.top + at.height / 2 < felt.top + felt.height / 2;
+    bubble.classList.toggle("is-below", below);
     bubble.style.left = left + "px";
-    bubble.style.top = Math.max(0, at.top - box.top - bubble.offsetHeight + 8) + "px";
+    bubble.style.top = (below ? at.bottom - box.top - 6 : at.top - box.top - bubble.offsetHeight + 6) + "px";
+    bubble.style.setProperty("--tail", Math.max(12, Math.min(width - 12, middle - left)) + "px");
   }
 
   function speakerName(bubble) {

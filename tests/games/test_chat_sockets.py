@@ -27,7 +27,9 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
-BUBBLE = re.compile(r'<p class="chat-bubble chat-(\w+)" data-chat-id="(\d+)" data-chat-seat="(\d)"')
+BUBBLE = re.compile(
+    r'<p class="chat-bubble chat-bubble-(\w+)" data-chat-id="(\d+)" data-chat-seat="(\d)"'
+)
 
 
 @dataclass
@@ -94,7 +96,7 @@ async def test_an_emote_is_shown_with_its_name_in_the_sockets_language(
     await english.receive_from(timeout=10)
     await t.sockets["qian"].send_to(text_data=intent("say", phrase="rose"))
     text = await english.receive_from(timeout=10)
-    assert 'class="chat-bubble chat-emote"' in text
+    assert 'class="chat-bubble chat-bubble-emote"' in text
     assert 'data-label="A rose"' in text
     assert "🌹" in text
     await english.disconnect()
