@@ -5,7 +5,7 @@
 (function () {
   "use strict";
 
-  var BUBBLE_MS = 4000;
+  var BUBBLE_MS = 4000;  // as long as its animation in chat.css
 
   function $(selector, root) {
     return (root || document).querySelector(selector);
