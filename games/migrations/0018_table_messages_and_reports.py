@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0016_seat_start_action"),
+        ("games", "0017_game_settled_by_game_idx"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

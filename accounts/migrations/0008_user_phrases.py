@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0005_user_sounds_on"),
+        ("accounts", "0007_reward_claims"),
     ]
 
     operations = [
