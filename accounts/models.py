@@ -70,6 +70,10 @@ class User(AbstractUser):
         help_text=_("Shown instead of the username on the leaderboards and the player's page."),
     )
     avatar = models.CharField(_("avatar"), max_length=16, choices=Avatar.choices, blank=True)
+    # The other players' quick phrases and emotes at the table.
+    phrases_on = models.BooleanField(_("phrases at the table"), default=True)
+    # Staff's mute of the player's own phrases, until this time.
+    chat_banned_until = models.DateTimeField(_("phrases muted until"), null=True, blank=True)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -227,3 +227,9 @@ def user_set_identity(*, user: User, nickname: str, avatar: str) -> None:
             {"nickname": [_("Another player already goes by this name.")]}
         ) from None
     user.nickname, user.avatar = stripped, avatar
+
+
+def user_set_phrases(*, user: User, on: bool) -> None:
+    """Show or hide the other players' quick phrases and emotes at the table for ``user``."""
+    user.phrases_on = on
+    user.save(update_fields=["phrases_on"])

@@ -11,4 +11,5 @@ urlpatterns = [
     path("identity/", views.identity_set, name="identity"),
     path("rewards/check-in/", views.check_in, name="check_in"),
     path("rewards/tasks/<slug:kind>/", views.task_claim, name="task_claim"),
+    path("phrases/", views.phrases_set, name="phrases"),
 ]

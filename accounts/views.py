@@ -26,7 +26,7 @@ from .selectors import (
     rewards_status,
     wallet_get_for_user,
 )
-from .services import ReliefRefused, user_set_identity, user_set_sounds
+from .services import ReliefRefused, user_set_identity, user_set_phrases, user_set_sounds
 from .services import relief_claim as relief_claim_service
 
 
@@ -119,6 +119,21 @@ def sounds_set(request: HttpRequest) -> HttpResponse:
     user_set_sounds(user=user, on=on == "1")
     if "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"sounds_on": user.sounds_on})
+    return _back(request)
+
+
+@login_required
+@require_POST
+def phrases_set(request: HttpRequest) -> HttpResponse:
+    """Show (``on=1``) or hide (``on=0``) the other players' phrases at the table: JSON for the
+    table's button, else back to ``next`` (the page the form was on)."""
+    on = request.POST.get("on")
+    if on not in ("0", "1"):
+        return HttpResponseBadRequest(_("Say on=1 or on=0."), content_type="text/plain")
+    user = _user(request)
+    user_set_phrases(user=user, on=on == "1")
+    if "application/json" in request.headers.get("Accept", ""):
+        return JsonResponse({"phrases_on": user.phrases_on})
     return _back(request)
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
@@ -26,7 +27,17 @@ from games.rules import RulesError
 
 from . import selectors, services
 from .engines import engine_for
-from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .models import (
+    Dispute,
+    Game,
+    GameEvent,
+    GamePlayer,
+    PlayerReport,
+    Room,
+    Seat,
+    Table,
+    TableMessage,
+)
 from .presentation import game_templates, presentation_for
 
 if TYPE_CHECKING:
@@ -569,3 +580,161 @@ class DisputeAdmin(admin.ModelAdmin):
             % {"id": dispute.pk},
         }
         return TemplateResponse(request, "admin/games/dispute/handle.html", context)
+
+
+# Quick phrases and reports ----------------------------------------------------------------------
+
+
+@admin.register(TableMessage)
+class TableMessageAdmin(admin.ModelAdmin):
+    """The phrases players sent: read only."""
+
+    list_display = ("created_at", "user", "table", "seat", "phrase", "text")
+    list_filter = ("phrase",)
+    search_fields = ("user__username",)
+    list_select_related = ("user", "table__room")
+    readonly_fields = ("table", "game", "user", "seat", "phrase", "text", "created_at")
+    fields = readonly_fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: TableMessage | None = None) -> bool:
+        return False
+
+    @admin.display(description=_("text"))
+    def text(self, message: TableMessage) -> str:
+        return message.text
+
+
+class ReportResolveForm(forms.Form):
+    note = forms.CharField(
+        label=_("What was done"),
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+    )
+
+
+@admin.register(PlayerReport)
+class PlayerReportAdmin(admin.ModelAdmin):
+    """Players' reports: a queue that staff close with the actions, which call the services."""
+
+    list_display = (
+        "id",
+        "status",
+        "reason",
+        "reported",
+        "reporter",
+        "table",
+        "created_at",
+        "staff",
+        "handled_at",
+    )
+    list_filter = ("status", "reason")
+    search_fields = ("reported__username", "reporter__username", "text")
+    fields = (
+        "reporter",
+        "reported",
+        "table",
+        "reason",
+        "text",
+        "message_text",
+        "recent_messages",
+        "status",
+        "staff",
+        "note",
+        "created_at",
+        "handled_at",
+    )
+    readonly_fields = fields
+    actions = ("dismiss", "mute_for_a_day", "resolve")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[PlayerReport]:
+        return selectors.reports_for_admin()
+
+    def get_ordering(self, request: HttpRequest) -> tuple[str, ...]:
+        return ("open_first", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: PlayerReport | None = None) -> bool:
+        return False
+
+    @admin.display(description=_("reported message"))
+    def message_text(self, report: PlayerReport) -> str:
+        return report.message.text if report.message is not None else "—"
+
+    @admin.display(description=_("the reported player's latest phrases"))
+    def recent_messages(self, report: PlayerReport) -> str:
+        rows = selectors.messages_of_user(user_id=report.reported_id)
+        if not rows:
+            return "—"
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} · {} · {}</li>",
+                ((row.created_at, row.table, row.text) for row in rows),
+            ),
+        )
+
+    def _each_open(
+        self, request: HttpRequest, reports: QuerySet[PlayerReport], close: Any, done: str
+    ) -> None:
+        count = 0
+        for report in reports.filter(status=PlayerReport.Status.OPEN):
+            try:
+                close(report)
+            except services.ChatRefused as refused:
+                self.message_user(request, refused.message, messages.ERROR)
+            else:
+                self.log_change(request, report, done)
+                count += 1
+        self.message_user(request, f"{done} ({count})", messages.SUCCESS)
+
+    @admin.action(description=_("Dismiss the selected reports"))
+    def dismiss(self, request: AuthenticatedHttpRequest, queryset: QuerySet[PlayerReport]) -> None:
+        self._each_open(
+            request,
+            queryset,
+            lambda report: services.report_dismiss(report=report, staff=request.user),
+            gettext("Dismissed"),
+        )
+
+    @admin.action(description=_("Mute the reported players' phrases for 24 hours"))
+    def mute_for_a_day(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[PlayerReport]
+    ) -> None:
+        self._each_open(
+            request,
+            queryset,
+            lambda report: services.report_mute_player(report=report, staff=request.user),
+            gettext("Muted for 24 hours"),
+        )
+
+    @admin.action(description=_("Resolve the selected reports with a note…"))
+    def resolve(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[PlayerReport]
+    ) -> HttpResponse | None:
+        """A page for the note first; the services close the reports once it is sent."""
+        form = ReportResolveForm(request.POST if "note" in request.POST else None)
+        if form.is_valid():
+            note = form.cleaned_data["note"]
+            self._each_open(
+                request,
+                queryset,
+                lambda report: services.report_resolve(
+                    report=report, staff=request.user, note=note
+                ),
+                gettext("Resolved"),
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "reports": queryset,
+            "form": form,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "title": gettext("Resolve reports"),
+        }
+        return TemplateResponse(request, "admin/games/playerreport/resolve.html", context)

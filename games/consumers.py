@@ -30,6 +30,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.translation.trans_real import (
     get_supported_language_variant,
     parse_accept_lang_header,
@@ -44,9 +45,16 @@ from .frames import (
     render_prompt,
 )
 from .models import Table
+from .phrases import BY_ID as PHRASES
 from .presentation import presentation_for
 from .runner import ensure_running_in_this_process
-from .selectors import TableRows, table_get_for_user, table_rows, table_version
+from .selectors import (
+    TableRows,
+    chat_wanted_from,
+    table_get_for_user,
+    table_rows,
+    table_version,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -65,7 +73,7 @@ ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 #: The ids of the last actions a socket made, whose repeats it ignores.
 APPLIED_IDS_KEPT = 64
 
-ACTIONS = {"act", "play", "pass", "again", "bots", "auto", "resume", "leave", "stay"}
+ACTIONS = {"act", "play", "pass", "again", "bots", "auto", "resume", "leave", "stay", "say"}
 #: The intents that are a move in the game: ``act`` carries the engine's action JSON (``move``)
 #: for any game; the others are a game's own words for one (its presentation reads them).
 MOVES = {"act", "play", "pass"}
@@ -113,8 +121,9 @@ def language_of(scope: Mapping[str, Any]) -> str:
 
 def parse_intent(text: str | None) -> dict[str, Any]:
     """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "move": {...},
-    "version": ..., "id": ...}`` (``move``: an ``act``'s action, or the start action of an
-    ``again`` (明牌开始), a JSON object, or its text).
+    "version": ..., "id": ..., "phrase": ...}`` (``move``: an ``act``'s action, or the start
+    action of an ``again`` (明牌开始), a JSON object, or its text; ``phrase``: a ``say``'s quick
+    phrase id, else None).
 
     htmx sends a form's fields as JSON (a field given twice, like several checked cards, as a
     list) plus a ``HEADERS`` object; ``static/js/table.js`` adds ``action_id``, the same for
@@ -154,6 +163,11 @@ def parse_intent(text: str | None) -> dict[str, Any]:
     action_id = data.get("action_id")
     if not isinstance(action_id, str) or not ACTION_ID.fullmatch(action_id):
         raise Refused("bad_action")
+    phrase = None
+    if action == "say":
+        phrase = data.get("phrase")
+        if not isinstance(phrase, str) or phrase not in PHRASES:
+            raise Refused("bad_action")
     return {
         "action": action,
         "cards": cards.strip(),
@@ -161,6 +175,7 @@ def parse_intent(text: str | None) -> dict[str, Any]:
         "move": move,
         "version": version,
         "id": action_id,
+        "phrase": phrase,
     }
 
 
@@ -284,6 +299,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             frame, version = rendered
         self.quiet_since = time.monotonic()
         await self.send(text_data=self._newest(frame, version))
+
+    async def table_chat(self, event: dict[str, Any]) -> None:
+        """A quick phrase at the table: a bubble by its sender's seat, unless this socket's
+        player hides phrases or muted the sender. It leaves the frame and its version alone."""
+        bubble = await self._chat_bubble(event)
+        if bubble:
+            await self.send(text_data=bubble)
 
     def _newest(self, frame: str, version: str) -> str:
         """``frame``, which shows ``version``, unless this socket sent a newer one already.
@@ -415,6 +437,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                     services.table_leave(user=user, table=table)
                 elif action == "stay":
                     services.table_leave_cancel(user=user, table=table)
+                elif action == "say":
+                    services.table_say(user=user, table_id=table.pk, phrase=intent["phrase"])
                 else:
                     move = _move_of(intent, table)
                     if move is None:
@@ -429,6 +453,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             except (services.TableRefused, services.GameActionRefused) as refused:
                 made, reply = self._refusal_answer(intent, refused)
                 return made, reply, notices
+            except services.ChatRefused as refused:
+                raise Refused(refused.code, refused.message) from None
             return True, "", notices
 
     @in_pool_thread
@@ -486,6 +512,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         if seat is None:
             raise Refused("not_seated")
         return table, seat
+
+    @in_pool_thread
+    def _chat_bubble(self, event: dict[str, Any]) -> str:
+        """The bubble of a quick phrase, appended to the page's ``#chat-bubbles`` (outside the
+        frame, which every change replaces); empty when this player does not want it."""
+        speaker = event.get("user")
+        phrase = PHRASES.get(event.get("phrase") or "")
+        if phrase is None or type(speaker) is not int:
+            return ""
+        if speaker != self.user.pk and not chat_wanted_from(
+            user_id=self.user.pk, speaker_id=speaker
+        ):
+            return ""
+        with translation.override(self.language):
+            return format_html(
+                '<div id="chat-bubbles" hx-swap-oob="beforeend">'
+                '<p class="chat-bubble chat-bubble-{}" data-chat-id="{}" data-chat-seat="{}"'
+                ' data-chat-user="{}" data-phrase="{}" data-label="{}">'
+                '<span aria-hidden="true">{}</span></p></div>',
+                phrase.kind,
+                event.get("id"),
+                event.get("seat"),
+                speaker,
+                phrase.id,
+                phrase.label,
+                phrase.text,
+            )
 
     @in_pool_thread
     def _refusal(self, refused: Refused) -> str:

@@ -58,3 +58,17 @@ class TableRefused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class ChatRefused(Exception):
+    """A quick phrase, a mute or a report that is not allowed; nothing was written.
+
+    ``code`` is stable, for programs: ``unknown_phrase``, ``not_seated``, ``chat_too_fast``,
+    ``chat_banned``, ``bad_player``, ``bad_reason``, ``text_too_long``, ``already_reported``,
+    ``not_staff``, ``not_open``. ``message`` is for people, in the active language.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message

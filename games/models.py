@@ -1,4 +1,4 @@
-"""Rooms, tables, seats, games and their events, and disputes.
+"""Rooms, tables, seats, games and their events, disputes, and what players say at a table.
 
 A ``Game`` row holds everything needed to replay one hand: the seed (revealed when the game is
 over; a hash commitment of it is public from the start), the starting hands and stock, the dealer,
@@ -442,3 +442,151 @@ class Dispute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.user}"
+
+
+class TableMessage(models.Model):
+    """A quick phrase or emote a player sent at a table (``games.phrases``: only its id)."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="messages", verbose_name=_("table")
+    )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_messages",
+        verbose_name=_("player"),
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    phrase = models.CharField(_("phrase"), max_length=16)
+    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table message")
+        verbose_name_plural = _("table messages")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # A sender's latest messages: the rate limit, and staff reading a reported player's.
+            models.Index(fields=["user", "created_at"], name="table_message_user_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.user} · {self.phrase}"
+
+    @property
+    def text(self) -> str:
+        from .phrases import BY_ID  # the phrases are translations, read when shown
+
+        phrase = BY_ID.get(self.phrase)
+        return self.phrase if phrase is None else f"{phrase.text}"
+
+
+class PlayerMute(models.Model):
+    """A player who no longer hears another's phrases, at any table."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="mutes",
+        verbose_name=_("player"),
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("muted player"),
+    )
+    created_at = models.DateTimeField(_("muted at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("muted player")
+        verbose_name_plural = _("muted players")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "muted"], name="player_mute_unique"),
+            models.CheckConstraint(
+                condition=~Q(user=models.F("muted")), name="player_mute_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.muted}"
+
+
+class PlayerReport(models.Model):
+    """A player's report of another at a table, and how staff handled it."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", pgettext_lazy("report reason", "Abuse")
+        SPAM = "spam", pgettext_lazy("report reason", "Spamming")
+        CHEATING = "cheating", pgettext_lazy("report reason", "Suspected cheating")
+        OTHER = "other", pgettext_lazy("report reason", "Other")
+
+    class Status(models.TextChoices):
+        OPEN = "open", pgettext_lazy("report status", "Open")
+        HANDLED = "handled", pgettext_lazy("report status", "Handled")
+        DISMISSED = "dismissed", pgettext_lazy("report status", "Dismissed")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_made",
+        verbose_name=_("reported by"),
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        verbose_name=_("reported player"),
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="reports", verbose_name=_("table")
+    )
+    message = models.ForeignKey(
+        TableMessage,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("message"),
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    text = models.CharField(_("details"), max_length=200, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.OPEN
+    )
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    note = models.TextField(_("staff note"), blank=True)
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player report")
+        verbose_name_plural = _("player reports")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reporter", "reported", "table"],
+                condition=Q(status="open"),
+                name="player_report_one_open",
+            ),
+            models.CheckConstraint(
+                condition=~Q(reporter=models.F("reported")), name="player_report_not_self"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} → {self.reported} · {self.table}"

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import services
 from .frames import frame_context, render_frame, room_entry_refusal
 from .models import Room, Table
+from .phrases import EMOTES, PHRASES
 from .presentation import presentation_for
 from .selectors import table_get_for_user
 from .views import player_balance
@@ -74,6 +75,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["frame"] = render_frame(context)
     context["ws_url"] = f"/ws/tables/{table.pk}/"
     context["stylesheet"] = presentation_for(table.room.game).stylesheet
+    context["phrases"], context["emotes"] = PHRASES, EMOTES
     return render(request, "games/table.html", context)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import game_views, player_views, table_views, views
+from . import chat_views, game_views, player_views, table_views, views
 
 app_name = "games"
 
@@ -14,6 +14,9 @@ urlpatterns = [
     path("rooms/<slug:code>/private/", table_views.room_private_table, name="room_private"),
     path("tables/<int:table_id>/", table_views.table_page, name="table"),
     path("tables/<int:table_id>/leave/", table_views.table_leave, name="table_leave"),
+    path("tables/<int:table_id>/people/", chat_views.table_people_panel, name="table_people"),
+    path("tables/<int:table_id>/mute/", chat_views.player_mute, name="player_mute"),
+    path("tables/<int:table_id>/report/", chat_views.player_report, name="player_report"),
     path("join/<str:code>/", table_views.table_join, name="table_join"),
     path("games/<int:game_id>/", game_views.game_detail, name="game"),
     path("games/<int:game_id>/record.json", game_views.game_record_download, name="game_record"),

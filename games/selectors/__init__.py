@@ -1,10 +1,17 @@
 """Reads of games, by concept: the lobby's rooms (``rooms``), tables and their rows (``tables``),
 a game's position from its stored events (``states``), games and their records (``games``), the
 leaderboards and a player's public record (``leaderboards``), the admin's replay of a game
-(``replays``), what the runner finds due (``clocks``), and disputes (``disputes``). Nothing here
-writes.
+(``replays``), what the runner finds due (``clocks``), disputes (``disputes``), and quick
+phrases, mutes and reports (``chat``). Nothing here writes.
 """
 
+from .chat import (
+    chat_wanted_from,
+    messages_of_user,
+    muted_ids,
+    reports_for_admin,
+    table_people,
+)
 from .clocks import (
     games_with_a_turn_due,
     tables_to_fill_with_bots,
@@ -72,6 +79,7 @@ __all__ = [
     "ReplayCheck",
     "ReplayStep",
     "TableRows",
+    "chat_wanted_from",
     "disputes_for_admin",
     "disputes_of_player",
     "disputes_open",
@@ -96,10 +104,14 @@ __all__ = [
     "leaderboard",
     "player_game_stats",
     "player_recent_games",
+    "messages_of_user",
+    "muted_ids",
+    "reports_for_admin",
     "rooms_for_lobby",
     "table_current_game",
     "table_get_for_user",
     "table_of_user",
+    "table_people",
     "table_rows",
     "table_rows_during_game",
     "table_version",

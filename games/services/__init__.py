@@ -1,7 +1,8 @@
 """Writes to games, by concept: seating and the life of a table (``tables``), dealing a game
 (``deals``), moves by players, bots and 托管 (``moves``), turn clocks (``clocks``), the settlement
-of a finished game (``settlement``), disputes (``disputes``), and the notices every change sends
-to its table's sockets once committed (``notices``).
+of a finished game (``settlement``), disputes (``disputes``), quick phrases, mutes and reports
+(``chat``), and the notices every change sends to its table's sockets once committed
+(``notices``).
 
 Every service is atomic, takes keyword-only arguments and locks the rows it changes. Coins move
 only through ``accounts.services.coins_move``. Locks are always taken in the same order (a user
@@ -11,10 +12,21 @@ the transaction that made it has committed.
 """
 
 from ..errors import (
+    ChatRefused,
     DisputeRefused,
     GameActionRefused,
     GameStartRefused,
     TableRefused,
+)
+from .chat import (
+    player_mute,
+    player_report,
+    player_unmute,
+    report_dismiss,
+    report_mute_player,
+    report_resolve,
+    table_say,
+    user_chat_ban,
 )
 from .clocks import (
     table_set_auto_play,
@@ -60,6 +72,7 @@ from .tables import (
 )
 
 __all__ = [
+    "ChatRefused",
     "DISPUTE_REASON_MAX",
     "DisputeRefused",
     "GameActionRefused",
@@ -76,6 +89,12 @@ __all__ = [
     "game_start",
     "game_turn_due",
     "notices_collected",
+    "player_mute",
+    "player_report",
+    "player_unmute",
+    "report_dismiss",
+    "report_mute_player",
+    "report_resolve",
     "seed_commitment",
     "table_call_bots",
     "table_create_private",
@@ -88,8 +107,10 @@ __all__ = [
     "table_notice",
     "table_play",
     "table_play_again",
+    "table_say",
     "table_set_auto_play",
     "table_stand_up_not_ready",
     "table_start_game",
     "turn_deadline",
+    "user_chat_ban",
 ]

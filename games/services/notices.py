@@ -67,6 +67,26 @@ def broadcast_on_commit(
     transaction.on_commit(send)
 
 
+def table_message_on_commit(*, table_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` as it is to the table's group once the transaction commits: a change
+    that leaves the table's frames alone (a quick phrase)."""
+
+    def send() -> None:
+        collected = getattr(_notices, "collected", None)
+        if collected is not None:
+            collected.append((table_group_name(table_id), message))
+            return
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(table_group_name(table_id), message)
+        except Exception:  # the message is stored; a lost broadcast must not undo it
+            logger.exception("could not send a message to table %s", table_id)
+
+    transaction.on_commit(send)
+
+
 def table_notice(
     *, table_id: int, message: dict[str, Any], frames: Callable[[], dict[str, Any]]
 ) -> dict[str, Any]:

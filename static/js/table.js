@@ -291,7 +291,8 @@
 
   // These set a state of the seat, which the server leaves alone when it holds already, and
   // switching back and forth keeps the table's version: each press gets its own id.
-  var SEAT_SWITCHES = {auto: true, resume: true, leave: true, stay: true};
+  // A quick phrase said twice is two phrases: each has its own id too.
+  var SEAT_SWITCHES = {auto: true, resume: true, leave: true, stay: true, say: true};
 
   function actionId(parameters) {
     if (SEAT_SWITCHES[parameters.action]) { return randomId(); }
