@@ -11,6 +11,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.selectors import games_watched_by
+
 from .charts import balance_chart
 from .models import User
 from .selectors import (
@@ -44,6 +46,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "ledger": ledger_page(user=user, page=request.GET.get("page")),
         "games": games_page(user=user, page=request.GET.get("games_page")),
         "disputes": disputes_of_user(user=user),
+        "watched": games_watched_by(user=user),
         "relief": relief_status(wallet=wallet, now=now),
     }
     return render(request, "accounts/profile.html", context)

@@ -1,7 +1,7 @@
 """Writes to games, by concept: seating and the life of a table (``tables``), dealing a game
 (``deals``), moves by players, bots and 托管 (``moves``), turn clocks (``clocks``), the settlement
-of a finished game (``settlement``), disputes (``disputes``), and the notices every change sends
-to its table's sockets once committed (``notices``).
+of a finished game (``settlement``), disputes (``disputes``), who watched a game (``watches``),
+and the notices every change sends to its table's sockets once committed (``notices``).
 
 Every service is atomic, takes keyword-only arguments and locks the rows it changes. Coins move
 only through ``accounts.services.coins_move``. Locks are always taken in the same order (a user
@@ -58,6 +58,9 @@ from .tables import (
     table_stand_up_not_ready,
     table_start_game,
 )
+from .watches import (
+    game_watch_record,
+)
 
 __all__ = [
     "DISPUTE_REASON_MAX",
@@ -75,6 +78,7 @@ __all__ = [
     "game_settle",
     "game_start",
     "game_turn_due",
+    "game_watch_record",
     "notices_collected",
     "seed_commitment",
     "table_call_bots",
