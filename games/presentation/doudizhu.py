@@ -590,7 +590,9 @@ class DoudizhuPresentation(HandsPresentation):
             {"key": "multiplier", "label": _("Multiplier"), "value": f"×{public['multiplier']}"},
         ]
         if public["deal_number"] > 1:
-            facts.append({"key": "deal", "label": _("Deal"), "value": str(public["deal_number"])})
+            facts.append(
+                {"key": "deal", "label": _("Deals dealt"), "value": str(public["deal_number"])}
+            )
         frame["facts"] = facts
         frame["piles"] = [
             {

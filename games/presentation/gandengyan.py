@@ -263,8 +263,9 @@ class GandengyanPresentation(HandsPresentation):
         if "play" not in action:
             return pgettext("table action", "Pass")
         words = play_words(action["play"])
-        if "as" in action:
-            # A joker or an ambiguous play: say what it stood for.
+        ranks = " ".join(card.rank.symbol for card in sorted(parse_cards(action["play"])))
+        if action.get("as") and action["as"] != ranks:
+            # A joker stood for another card: say what the play meant.
             words += " = " + combo_label(action["as"])
         return words
 
