@@ -227,7 +227,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.watch = asyncio.create_task(self._watch_a_quiet_table())
         ensure_running_in_this_process()
         if self.seen is not None and self.seen[1] is None:
-            await self._record_watching()
+            try:
+                await self._record_watching()
+            except Exception:  # the table is watched all the same; only its replay is lost
+                logger.exception("could not record a spectator of table %s", self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if self.watch is not None:

@@ -60,7 +60,7 @@
     }
   }
 
-  function show(number) {
+  function show(number, quietly) {
     number = Math.max(0, Math.min(last, number));
     var frame = frames[number];
     replay.step = number;
@@ -114,7 +114,7 @@
     stepLinks.forEach(function (item, index) {
       if (index === number) { item.setAttribute("aria-current", "step"); } else { item.removeAttribute("aria-current"); }
     });
-    history.replaceState(null, "", "?step=" + number + "#replay");
+    if (!quietly) { history.replaceState(null, "", "?step=" + number + "#replay"); }
     if (number === last) { pause(); }
   }
 
@@ -205,5 +205,5 @@
   playButton.hidden = false;
   slider.hidden = false;
   root.querySelector("[data-speed-box]").hidden = false;
-  show(replay.step);
+  show(replay.step, true);
 })();
