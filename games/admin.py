@@ -26,7 +26,7 @@ from games.rules import RulesError
 
 from . import selectors, services
 from .engines import engine_for
-from .models import Dispute, Game, GameEvent, GamePlayer, Room, Seat, Table
+from .models import Dispute, Game, GameEvent, GamePlayer, GameWatch, Room, Seat, Table
 from .presentation import game_templates, presentation_for
 
 if TYPE_CHECKING:
@@ -241,6 +241,14 @@ class GameEventInline(_ReadOnlyInline):
     readonly_fields = fields
 
 
+class GameWatchInline(_ReadOnlyInline):
+    """Who watched the game from outside its seats: they may replay it."""
+
+    model = GameWatch
+    fields = ("user", "created_at")
+    readonly_fields = fields
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = (
@@ -289,7 +297,7 @@ class GameAdmin(admin.ModelAdmin):
         "result",
         "replay_link",
     )
-    inlines = [GamePlayerInline, GameEventInline]
+    inlines = [GamePlayerInline, GameEventInline, GameWatchInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return selectors.games_for_admin()
