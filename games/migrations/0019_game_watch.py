@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0016_seat_start_action"),
+        ("games", "0018_table_messages_and_reports"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
