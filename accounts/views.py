@@ -13,6 +13,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.selectors import games_watched_by
+
 from .charts import balance_chart
 from .forms import IdentityForm
 from .models import DEFAULT_AVATAR, Avatar, User
@@ -57,6 +59,7 @@ def _render_profile(
         "ledger": ledger_page(user=user, page=request.GET.get("page")),
         "games": games_page(user=user, page=request.GET.get("games_page")),
         "disputes": disputes_of_user(user=user),
+        "watched": games_watched_by(user=user),
         "relief": relief_status(wallet=wallet, now=now),
         "identity_form": identity_form,
         # The avatars to pick from, the default first: (value, label, static path).

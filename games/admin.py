@@ -32,6 +32,7 @@ from .models import (
     Game,
     GameEvent,
     GamePlayer,
+    GameWatch,
     PlayerReport,
     Room,
     Seat,
@@ -252,6 +253,14 @@ class GameEventInline(_ReadOnlyInline):
     readonly_fields = fields
 
 
+class GameWatchInline(_ReadOnlyInline):
+    """Who watched the game from outside its seats: they may replay it."""
+
+    model = GameWatch
+    fields = ("user", "created_at")
+    readonly_fields = fields
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = (
@@ -300,7 +309,7 @@ class GameAdmin(admin.ModelAdmin):
         "result",
         "replay_link",
     )
-    inlines = [GamePlayerInline, GameEventInline]
+    inlines = [GamePlayerInline, GameEventInline, GameWatchInline]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return selectors.games_for_admin()

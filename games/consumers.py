@@ -241,6 +241,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.quiet_since = time.monotonic()
         self.watch = asyncio.create_task(self._watch_a_quiet_table())
         ensure_running_in_this_process()
+        if self.seen is not None and self.seen[1] is None:
+            try:
+                await self._record_watching()
+            except Exception:  # the table is watched all the same; only its replay is lost
+                logger.exception("could not record a spectator of table %s", self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if self.watch is not None:
@@ -408,6 +413,14 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
             return render_frame_and_version(table=table, seat=seat, rows=self.rows)
+
+    @in_pool_thread
+    def _record_watching(self) -> None:
+        """A spectator of a game in play may replay it once it is over: remembered once, as the
+        socket opens, after its first frame went out."""
+        game = None if self.rows is None else self.rows.game
+        if game is not None and not game.is_over:
+            services.game_watch_record(user=self.user, game=game)
 
     @in_pool_thread
     def _current_version(self) -> str | None:

@@ -1,20 +1,26 @@
-"""Pages of one game for the players who played it: its record, its seed, disputes."""
+"""Pages of one game for the players who played it: its record, its seed, disputes; and its
+replay, for them, for those who watched it and for anyone holding its share link."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from games.rules.cards import CARDS
+
 from . import selectors, services
+from .frames.cards import cards_html
+from .frames.views import game_player_name
 from .models import Game
 from .presentation import game_templates, presentation_for
 
@@ -45,14 +51,117 @@ def game_detail(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
 @login_required
 def game_record_download(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """The game's record in its engine's format, as a file, once the game is over: it holds
-    the starting hands and the seed, which stay secret while it is played."""
-    game = selectors.game_get_for_viewer(user=request.user, game_id=game_id)
-    if game is None or not game.is_over:
+    the starting hands and the seed, which stay secret while it is played. For whoever may
+    replay it."""
+    game = selectors.game_get_for_replay(user=request.user, game_id=game_id)
+    if game is None:
         raise Http404
+    return _record_file(game)
+
+
+def game_record_shared(request: HttpRequest, token: str) -> HttpResponse:
+    """The record of the game a replay's share link names, for anyone holding the link."""
+    game = selectors.game_get_by_replay_token(token=token)
+    if game is None:
+        raise Http404
+    return _record_file(game)
+
+
+def _record_file(game: Game) -> HttpResponse:
     text = json.dumps(selectors.game_record(game=game), ensure_ascii=False, indent=2) + "\n"
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game.game}-game-{game.pk}.json"'
     return response
+
+
+@login_required
+def game_replay(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """The game step by step with every hand face up, once it is over: for its players, staff
+    and those who watched it."""
+    game = selectors.game_get_for_replay(user=request.user, game_id=game_id)
+    if game is None:
+        raise Http404
+    return _render_replay(request, game, shared=False)
+
+
+def game_replay_shared(request: HttpRequest, token: str) -> HttpResponse:
+    """The replay a share link names, for anyone holding it, signed in or not."""
+    game = selectors.game_get_by_replay_token(token=token)
+    if game is None:
+        raise Http404
+    return _render_replay(request, game, shared=True)
+
+
+def _render_replay(request: HttpRequest, game: Game, *, shared: bool) -> HttpResponse:
+    """Every step goes into the page once (a JSON script) for the browser to step through; the
+    step asked for (``?step=N``, the deal when absent or out of range) is rendered here too, so
+    the page works without scripts. Names are the table's; no one's coins are shown."""
+    frames = selectors.game_replay_frames(game=game)
+    if not frames:
+        raise Http404
+    try:
+        number = int(request.GET.get("step", "0"))
+    except ValueError:
+        number = 0
+    last = len(frames) - 1
+    number = min(max(number, 0), last)
+    frame = frames[number]
+    players = selectors.game_players(game=game)
+    names = [game_player_name(player, None) for player in players]
+    user_id = request.user.pk if request.user.is_authenticated else None
+    my_seat = next((p.seat for p in players if user_id and p.user_id == user_id), None)
+    # The viewer's seat at the bottom, the others in the order of play from it, as at the table.
+    bottom = my_seat if my_seat is not None else 0
+    count = len(players)
+    order = [(bottom + step) % count for step in range(1, count)] + [bottom]
+    seats = [
+        {
+            "seat": seat,
+            "name": names[seat],
+            "is_you": seat == my_seat,
+            "hand_html": cards_html(frame["hands"][seat]),
+            "count": len(frame["hands"][seat].split()),
+            "said": frame["said"][seat],
+            "role": frame["roles"][seat],
+            "to_move": frame["to_move"] == seat,
+            "winner": frame["winner"] == seat,
+        }
+        for seat in order
+    ]
+    board = frame["board"]
+    token = selectors.game_replay_token(game=game)
+    share_url = request.build_absolute_uri(reverse("games:replay_shared", args=[token]))
+    context = {
+        "game": game,
+        "room": game.table.room,
+        "shared": shared,
+        "names": names,
+        "seats": seats,
+        "frame": frame,
+        "board": None
+        if board is None
+        else {**board, "name": names[board["seat"]], "html": cards_html(board["cards"])},
+        "piles": [{**pile, "html": cards_html(pile["cards"])} for pile in frame["piles"]],
+        "action_text": _step_text(frame, names),
+        "steps": [{"number": f["number"], "text": _step_text(f, names)} for f in frames],
+        "number": number,
+        "last": last,
+        "step_before": number - 1 if number > 0 else None,
+        "step_after": number + 1 if number < last else None,
+        "frames": frames,
+        "all_cards": cards_html(" ".join(str(card) for card in CARDS)),
+        "share_url": share_url,
+        "record_url": reverse("games:record_shared", args=[token]),
+        "stylesheet": presentation_for(game.game).stylesheet,
+    }
+    return render(request, "games/replay.html", context)
+
+
+def _step_text(frame: dict[str, Any], names: list[str]) -> str:
+    """What a step did, with who did it: "张三 出 3 3 3 4 4"; the deal's own words."""
+    if frame["seat"] is None:
+        return _("The cards are dealt.")
+    return f"{names[frame['seat']]} {frame['text']}"
 
 
 @login_required

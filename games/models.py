@@ -394,6 +394,33 @@ class GameEvent(models.Model):
         return f"{self.game} · {self.number}"
 
 
+class GameWatch(models.Model):
+    """A signed-in user who watched a game while it was played, from outside its seats: they
+    may replay it once it is over. Written once per game and user."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="watches", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_watches",
+        verbose_name=_("spectator"),
+    )
+    created_at = models.DateTimeField(_("first watched at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game watched")
+        verbose_name_plural = _("games watched")
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="game_watch_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.user_id}"
+
+
 class Dispute(models.Model):
     """A player's complaint about a game they played, and how staff settled it."""
 

@@ -19,7 +19,7 @@ from .frames import frame_context, render_frame, room_entry_refusal
 from .models import Room, Table
 from .phrases import EMOTES, PHRASES
 from .presentation import presentation_for
-from .selectors import table_get_for_user
+from .selectors import table_current_game, table_get_for_user
 from .views import player_balance
 
 if TYPE_CHECKING:
@@ -72,6 +72,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     except Table.DoesNotExist:
         raise Http404("no such table") from None
     context = frame_context(table=table, seat=seat)
+    if seat is None:
+        game = table_current_game(table=table)
+        if game is not None:
+            services.game_watch_record(user=request.user, game=game)
     context["frame"] = render_frame(context)
     context["ws_url"] = f"/ws/tables/{table.pk}/"
     context["stylesheet"] = presentation_for(table.room.game).stylesheet

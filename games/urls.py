@@ -21,4 +21,11 @@ urlpatterns = [
     path("games/<int:game_id>/", game_views.game_detail, name="game"),
     path("games/<int:game_id>/record.json", game_views.game_record_download, name="game_record"),
     path("games/<int:game_id>/dispute/", game_views.dispute_open, name="dispute_open"),
+    path("games/<int:game_id>/replay/", game_views.game_replay, name="replay"),
+    path("games/replay/<str:token>/", game_views.game_replay_shared, name="replay_shared"),
+    path(
+        "games/replay/<str:token>/record.json",
+        game_views.game_record_shared,
+        name="record_shared",
+    ),
 ]

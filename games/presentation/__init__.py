@@ -14,7 +14,8 @@ may replace the platform's ``prompt_slot``.
 On the game page and the replay, the platform gives the game's templates (picked by its key:
 ``games/<key>/game_detail.html``, ``admin/games/<key>/replay.html``, each extending the generic
 page, which they fall back to) the engine's views and each action's JSON; ``replay_step``,
-``replay_page`` and ``game_page`` add what those templates need beyond them.
+``replay_page`` and ``game_page`` add what those templates need beyond them. The players'
+replay is the same page for every game: ``replay_frame`` says what each of its steps shows.
 
 ``settings.GAME_PRESENTATIONS`` names the presentation of a game by its key, where the game
 needs Python to look right; any other game is shown by ``Presentation`` itself, from its
@@ -36,7 +37,7 @@ from django.utils.module_loading import import_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
-from games.rules import Card, Rank
+from games.rules import Card, Rank, parse_cards
 from games.rules.moves import Pass
 
 from ..engines import engine_for
@@ -236,6 +237,45 @@ class Presentation:
         view after it, and every seat's view before it (None for the deal)."""
         return {}
 
+    def replay_words(self, action: Mapping[str, Any]) -> str:
+        """An action (its JSON as stored) in a few words for the players' replay, without the
+        name of who made it: "plays 3 3 3 4 4", "Pass", "Call the landlord"."""
+        return str(engine_for(self.key).action_from_json(action))
+
+    def replay_frame(
+        self,
+        *,
+        action: Mapping[str, Any] | None,
+        views: Sequence[Mapping[str, Any]],
+        public: Mapping[str, Any],
+        details: Mapping[str, Any],
+        round_actions: Mapping[int, Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """One step of the players' replay, JSON-safe, the same for every game's page: ``text``
+        (the action in words, "" for the deal), ``hands`` (each seat's cards in notation),
+        ``board`` (None, or the cards to beat: ``{"seat", "cards", "label"}``), ``to_move``,
+        ``said`` (what each seat did last in the current round, in words, "" for nothing),
+        ``roles`` (by seat, "" for none), ``winner`` (a seat, or None), ``facts`` (``{"key",
+        "label", "value"}`` each: the game's numbers) and ``piles`` (``{"key", "label",
+        "cards"}`` each: cards shown apart from the hands). From the step's action, every
+        seat's view, the public view, what ``replay_step`` made of them (``details``) and
+        ``last_actions`` after it."""
+        count = len(views)
+        return {
+            "text": "" if action is None else self.replay_words(action),
+            "hands": [sorted_cards(view.get("hand")) for view in views],
+            "board": None,
+            "to_move": public.get("to_move"),
+            "said": [
+                self.replay_words(round_actions[seat]) if seat in round_actions else ""
+                for seat in range(count)
+            ],
+            "roles": [""] * count,
+            "winner": public.get("winner"),
+            "facts": [],
+            "piles": [],
+        }
+
     def replay_page(self, context: dict[str, Any]) -> None:
         """Add to the admin's replay page's context what the game's template shows beyond its
         steps (``replay``: None until the game is over, else its ``record``, ``steps`` and the
@@ -291,6 +331,22 @@ class HandsPresentation(Presentation):
         if len(rounds) < 2:
             return {}
         return {seat: _short(action) for seat, action in rounds[-2]}
+
+
+def play_words(cards: str) -> str:
+    """A play in the players' replay: its ranks, lowest first (``plays 3 3 3 4 4``)."""
+    ranks = " ".join(
+        "10" if card.rank is Rank.TEN else card.rank.symbol for card in sorted(parse_cards(cards))
+    )
+    return pgettext("replay action", "plays %(ranks)s") % {"ranks": ranks}
+
+
+def sorted_cards(cards: Iterable[str] | str | None) -> str:
+    """Cards (codes or notation) in notation, lowest first, as a hand shows them."""
+    if not cards:
+        return ""
+    text = cards if isinstance(cards, str) else " ".join(cards)
+    return " ".join(str(card) for card in sorted(parse_cards(text)))
 
 
 def _short(action: Any) -> str:

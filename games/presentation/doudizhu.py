@@ -24,7 +24,7 @@ from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
 
 from ..frames.cards import card_chips_html, cards_html
-from . import HandsPresentation
+from . import HandsPresentation, play_words, sorted_cards
 
 #: The words of the bids, for the buttons and the seats' last actions.
 BID_WORDS = {
@@ -558,6 +558,62 @@ class DoudizhuPresentation(HandsPresentation):
             "to_move": public["to_move"],
             "winner": public["winner"],
         }
+
+    def replay_words(self, action: Mapping[str, Any]) -> str:
+        if "play" in action:
+            return play_words(action["play"])
+        return action_words(action)
+
+    def replay_frame(
+        self,
+        *,
+        action: Mapping[str, Any] | None,
+        views: Sequence[Mapping[str, Any]],
+        public: Mapping[str, Any],
+        details: Mapping[str, Any],
+        round_actions: Mapping[int, Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """The cards to beat with their combination; 地主 and 农民; the phase, the deal's number
+        after a redeal and the multiplier; the bottom cards, face up once the landlord took
+        them (before: how many)."""
+        frame = super().replay_frame(
+            action=action,
+            views=views,
+            public=public,
+            details=details,
+            round_actions=round_actions,
+        )
+        table = public["table"]
+        if table is not None:
+            play = ENGINE.action_from_json({"play": table["cards"]})
+            assert isinstance(play, Play) and play.combo is not None
+            frame["board"] = {
+                "seat": table["seat"],
+                "cards": sorted_cards(table["cards"]),
+                "label": str(COMBO_LABELS[play.combo.kind.value]),
+            }
+        landlord = public["landlord"]
+        if landlord is not None:
+            frame["roles"] = [
+                _("Landlord") if seat == landlord else _("Farmer") for seat in range(len(views))
+            ]
+        facts = [
+            {"key": "phase", "label": _("Phase"), "value": str(PHASE_LABELS[public["phase"]])},
+            {"key": "multiplier", "label": _("Multiplier"), "value": f"×{public['multiplier']}"},
+        ]
+        if public["deal_number"] > 1:
+            facts.append(
+                {"key": "deal", "label": _("Deals dealt"), "value": str(public["deal_number"])}
+            )
+        frame["facts"] = facts
+        frame["piles"] = [
+            {
+                "key": "bottom",
+                "label": _("Bottom cards"),
+                "cards": sorted_cards(public["bottom"]),
+            }
+        ]
+        return frame
 
     def replay_page(self, context: dict[str, Any]) -> None:
         """``deals``: every deal of the record (its seed when it has one, the first bidder,

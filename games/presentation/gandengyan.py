@@ -12,7 +12,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.bots import SensiblePolicy, choose_for
 from games.rules import NotationError, format_cards, parse_cards, parse_ranks
@@ -21,7 +21,7 @@ from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
 
 from ..frames.cards import card_faces, cards_html
-from . import HandsPresentation
+from . import HandsPresentation, play_words, sorted_cards
 
 
 def combo_label(ranks: str, language: str | None = None) -> str:
@@ -270,6 +270,46 @@ class GandengyanPresentation(HandsPresentation):
             "to_move": public["to_move"],
             "winner": public["winner"],
         }
+
+    def replay_words(self, action: Mapping[str, Any]) -> str:
+        if "play" not in action:
+            return pgettext("table action", "Pass")
+        words = play_words(action["play"])
+        ranks = " ".join(card.rank.symbol for card in sorted(parse_cards(action["play"])))
+        if action.get("as") and action["as"] != ranks:
+            # A joker stood for another card: say what the play meant.
+            words += " = " + combo_label(action["as"])
+        return words
+
+    def replay_frame(
+        self,
+        *,
+        action: Mapping[str, Any] | None,
+        views: Sequence[Mapping[str, Any]],
+        public: Mapping[str, Any],
+        details: Mapping[str, Any],
+        round_actions: Mapping[int, Mapping[str, Any]],
+    ) -> dict[str, Any]:
+        """The cards to beat with their combination; the multiplier and the stock's count."""
+        frame = super().replay_frame(
+            action=action,
+            views=views,
+            public=public,
+            details=details,
+            round_actions=round_actions,
+        )
+        table = public["table"]
+        if table is not None:
+            frame["board"] = {
+                "seat": table["seat"],
+                "cards": sorted_cards(table["cards"]),
+                "label": combo_label(table["as"]),
+            }
+        frame["facts"] = [
+            {"key": "multiplier", "label": _("Multiplier"), "value": f"×{public['multiplier']}"},
+            {"key": "stock", "label": _("Stock"), "value": str(public["stock"])},
+        ]
+        return frame
 
     def game_page(self, context: dict[str, Any]) -> None:
         """Each seat's ``hand_count`` and, once the game is over, ``final_hand`` (card faces);

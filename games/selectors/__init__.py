@@ -1,8 +1,8 @@
 """Reads of games, by concept: the lobby's rooms (``rooms``), tables and their rows (``tables``),
 a game's position from its stored events (``states``), games and their records (``games``), the
-leaderboards and a player's public record (``leaderboards``), the admin's replay of a game
-(``replays``), what the runner finds due (``clocks``), disputes (``disputes``), and quick
-phrases, mutes and reports (``chat``). Nothing here writes.
+leaderboards and a player's public record (``leaderboards``), replays of a game and who may
+see them (``replays``), what the runner finds due (``clocks``), disputes (``disputes``), and
+quick phrases, mutes and reports (``chat``). Nothing here writes.
 """
 
 from .chat import (
@@ -46,7 +46,13 @@ from .replays import (
     Replay,
     ReplayCheck,
     ReplayStep,
+    game_get_by_replay_token,
+    game_get_for_replay,
+    game_replay_frames,
     game_replay_steps,
+    game_replay_token,
+    game_steps,
+    games_watched_by,
 )
 from .rooms import (
     rooms_for_lobby,
@@ -91,7 +97,13 @@ __all__ = [
     "game_players",
     "game_position_remember",
     "game_record",
+    "game_get_by_replay_token",
+    "game_get_for_replay",
+    "game_replay_frames",
     "game_replay_steps",
+    "game_replay_token",
+    "game_steps",
+    "games_watched_by",
     "game_seed",
     "game_state",
     "game_state_after",

@@ -1,7 +1,9 @@
-"""The admin's replay of a game: each step from its record, checked against what was stored.
+"""Replays of a game: each step from its stored deal and events, for staff in the admin (checked
+against what was stored) and for the people who may see it once it is over (its players, staff,
+those who watched it, and anyone holding its share link).
 
-The checks and the steps are the same for every game, through its engine's protocol; what a
-step shows beyond the engine's views is the game's presentation's (``games.presentation``).
+The steps are the same for every game and for both, through its engine's protocol; what a step
+shows beyond the engine's views is the game's presentation's (``games.presentation``).
 """
 
 from __future__ import annotations
@@ -11,13 +13,16 @@ import hashlib
 import json
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
+from django.core import signing
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from accounts.models import LedgerEntry, LedgerReason
+from accounts.models import LedgerEntry, LedgerReason, User
 from games.rules import IllegalMoveError, NotationError, RecordError
 
 from ..engines import Engine, engine_for
-from ..models import Game
+from ..models import Game, GameWatch
 from ..presentation import presentation_for
 from .games import game_record
 from .states import game_deal, game_events
@@ -33,6 +38,9 @@ class ReplayStep:
     views: tuple[dict[str, Any], ...]  # every seat's view after it: staff see every hand
     public: dict[str, Any]  # a spectator's view after it
     details: dict[str, Any]  # what the game's presentation adds for its template
+    # What each seat did last in the current round after it (the presentation's
+    # ``last_actions``), by seat: what the players' replay shows on each seat.
+    round_actions: dict[int, dict[str, Any]] = dataclasses.field(default_factory=dict)
 
     @property
     def action_text(self) -> str:
@@ -171,6 +179,88 @@ def game_replay_steps(*, game: Game) -> Replay:
     return Replay(data, steps, settlement, game.result, checks)
 
 
+def game_steps(*, game: Game) -> list[ReplayStep]:
+    """Every step of a game as its engine replays it from the stored deal and events (up to the
+    first illegal action, which ``game_replay_steps`` reports): the same steps staff and players
+    step through. Every seat's hand is in them, so only a game that is over may be shown."""
+    steps, _illegal = _steps(engine_for(game.game), game)
+    return steps
+
+
+def game_replay_frames(*, game: Game) -> list[dict[str, Any]]:
+    """What the players' replay shows at every step, JSON-safe: the step's ``number`` and
+    ``seat``, and its game's ``replay_frame`` (every hand, the cards to beat, whose turn, the
+    action in words)."""
+    presentation = presentation_for(game.game)
+    return [
+        {
+            "number": step.number,
+            "seat": step.seat,
+            **presentation.replay_frame(
+                action=step.action,
+                views=step.views,
+                public=step.public,
+                details=step.details,
+                round_actions=step.round_actions,
+            ),
+        }
+        for step in game_steps(game=game)
+    ]
+
+
+# Who may replay a game -----------------------------------------------------------------------
+
+#: Signs the share links of replays: a link of one purpose never opens another.
+REPLAY_LINK_SALT = "games.replay.share"
+
+
+def game_get_for_replay(*, user: User | AnonymousUser, game_id: int) -> Game | None:
+    """The game if it is over and ``user`` may replay it: a player of it, staff, or someone who
+    watched it being played. None otherwise (a game in play is never replayed: every hand would
+    show)."""
+    if not user.is_authenticated:
+        return None
+    games = Game.objects.select_related("table__room").exclude(status=Game.Status.PLAYING)
+    if not user.is_staff:
+        games = games.filter(
+            Q(pk__in=Game.objects.filter(pk=game_id, players__user_id=user.pk).values("pk"))
+            | Q(pk__in=GameWatch.objects.filter(game_id=game_id, user_id=user.pk).values("game"))
+        )
+    return games.filter(pk=game_id).first()
+
+
+def game_replay_token(*, game: Game) -> str:
+    """The unguessable token of the game's share link: its id signed with the site's key."""
+    return signing.dumps(game.pk, salt=REPLAY_LINK_SALT, compress=False)
+
+
+def game_get_by_replay_token(*, token: str) -> Game | None:
+    """The game a share link's token names, once it is over; None for a token that was not
+    signed here (made up or altered) or a game still in play."""
+    try:
+        game_id = signing.loads(token, salt=REPLAY_LINK_SALT)
+    except signing.BadSignature:
+        return None
+    if not isinstance(game_id, int):
+        return None
+    return (
+        Game.objects.select_related("table__room")
+        .exclude(status=Game.Status.PLAYING)
+        .filter(pk=game_id)
+        .first()
+    )
+
+
+def games_watched_by(*, user: User, limit: int = 20) -> QuerySet[GameWatch]:
+    """The finished games ``user`` watched, newest first, with their rooms."""
+    return (
+        GameWatch.objects.filter(user_id=user.pk)
+        .exclude(game__status=Game.Status.PLAYING)
+        .select_related("game__table__room")
+        .order_by("-game__started_at", "-game_id")[:limit]
+    )
+
+
 def _seed_deals(engine: Engine, game: Game, seed: int) -> bool:
     """Whether ``seed`` deals the game's stored deal (what ``deal_to_json`` writes of it)."""
     options = engine.options_from_json(game.rules)
@@ -201,7 +291,8 @@ def _steps(engine: Engine, game: Game) -> tuple[list[ReplayStep], tuple[int, str
         details = presentation.replay_step(
             action=action, views=views, public=public, previous=previous
         )
-        steps.append(ReplayStep(number, seat, action, views, public, details))
+        round_actions = presentation.last_actions(state)
+        steps.append(ReplayStep(number, seat, action, views, public, details, round_actions))
         if number == len(events):
             return steps, None
         seat, action = events[number]

@@ -1,8 +1,8 @@
 """Writes to games, by concept: seating and the life of a table (``tables``), dealing a game
 (``deals``), moves by players, bots and 托管 (``moves``), turn clocks (``clocks``), the settlement
 of a finished game (``settlement``), disputes (``disputes``), quick phrases, mutes and reports
-(``chat``), and the notices every change sends to its table's sockets once committed
-(``notices``).
+(``chat``), who watched a game (``watches``), and the notices every change sends to its table's
+sockets once committed (``notices``).
 
 Every service is atomic, takes keyword-only arguments and locks the rows it changes. Coins move
 only through ``accounts.services.coins_move``. Locks are always taken in the same order (a user
@@ -70,6 +70,9 @@ from .tables import (
     table_stand_up_not_ready,
     table_start_game,
 )
+from .watches import (
+    game_watch_record,
+)
 
 __all__ = [
     "ChatRefused",
@@ -88,6 +91,7 @@ __all__ = [
     "game_settle",
     "game_start",
     "game_turn_due",
+    "game_watch_record",
     "notices_collected",
     "player_mute",
     "player_report",

@@ -55,7 +55,7 @@ from games import selectors, services
 from games.bots import SensiblePolicy, choose_for
 from games.engines import engine_for
 from games.frames import card_face, render_frame_for_user
-from games.models import Game, Room, Table
+from games.models import Game, GameWatch, Room, Table
 from games.rules import Phase, format_cards
 from games.rules import doudizhu as ddz
 from games.rules.cards import CARDS
@@ -332,6 +332,7 @@ SURFACES = (
     "table page",
     "game page",
     "record download",
+    "replay",
     "dispute form",
     "earlier game page",
     "room page",
@@ -437,8 +438,15 @@ class Checker:
             self.page(viewer, surface, f"/games/{game.pk}/", secrets, expect=200 if player else 404)
         elif surface == "record download":
             # The record holds the deal and the seed: there is none while the game is played.
+            # Once it is over, its players and those who watched it may replay and download it.
             url = f"/games/{game.pk}/record.json"
-            self.page(viewer, surface, url, secrets, expect=200 if player and not secrets else 404)
+            may = player or GameWatch.objects.filter(game=game, user=viewer.user).exists()
+            self.page(viewer, surface, url, secrets, expect=200 if may and not secrets else 404)
+        elif surface == "replay":
+            # Every hand at every step: never while the game is played, to anyone.
+            url = f"/games/{game.pk}/replay/"
+            may = player or GameWatch.objects.filter(game=game, user=viewer.user).exists()
+            self.page(viewer, surface, url, secrets, expect=200 if may and not secrets else 404)
         elif surface == "dispute form":
             # While the game is played the form is refused and the page comes back with the
             # error; once it is over an empty reason is refused the same way.
