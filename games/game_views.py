@@ -60,15 +60,26 @@ def game_record_download(request: AuthenticatedHttpRequest, game_id: int) -> Htt
 
 
 def game_record_shared(request: HttpRequest, token: str) -> HttpResponse:
-    """The record of the game a replay's share link names, for anyone holding the link."""
+    """The record of the game a replay's share link names, for anyone holding the link, when
+    it tells no one's coins (see ``record_is_shareable``)."""
     game = selectors.game_get_by_replay_token(token=token)
     if game is None:
         raise Http404
-    return _record_file(game)
+    record = selectors.game_record(game=game)
+    if not record_is_shareable(record):
+        raise Http404(_("This game's record is for its players and those who watched it."))
+    return _record_file(game, record)
 
 
-def _record_file(game: Game) -> HttpResponse:
-    text = json.dumps(selectors.game_record(game=game), ensure_ascii=False, indent=2) + "\n"
+def record_is_shareable(record: dict[str, Any]) -> bool:
+    """Whether a record may go to anyone holding a share link: not when it holds the seats'
+    coins (斗地主's settlement and doubling threshold read them), which are the players' own."""
+    return "coins" not in record
+
+
+def _record_file(game: Game, record: dict[str, Any] | None = None) -> HttpResponse:
+    record = selectors.game_record(game=game) if record is None else record
+    text = json.dumps(record, ensure_ascii=False, indent=2) + "\n"
     response = HttpResponse(text, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{game.game}-game-{game.pk}.json"'
     return response
@@ -151,10 +162,20 @@ def _render_replay(request: HttpRequest, game: Game, *, shared: bool) -> HttpRes
         "frames": frames,
         "all_cards": cards_html(" ".join(str(card) for card in CARDS)),
         "share_url": share_url,
-        "record_url": reverse("games:record_shared", args=[token]),
+        "record_url": _record_url(game, token, shared=shared),
         "stylesheet": presentation_for(game.game).stylesheet,
     }
     return render(request, "games/replay.html", context)
+
+
+def _record_url(game: Game, token: str, *, shared: bool) -> str | None:
+    """Where the page offers the record: the game's own address to those who may replay it,
+    the share link's to others, unless the record is not for them (None)."""
+    if not shared:
+        return reverse("games:game_record", args=[game.pk])
+    if not record_is_shareable(selectors.game_record(game=game)):
+        return None
+    return reverse("games:record_shared", args=[token])
 
 
 def _step_text(frame: dict[str, Any], names: list[str]) -> str:

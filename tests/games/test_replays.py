@@ -241,7 +241,7 @@ def test_the_replay_page_for_a_player(finished: Game, trio: list[User]) -> None:
     # The share link and the record.
     token = selectors.game_replay_token(game=finished)
     assert f"/games/replay/{token}/" in text
-    assert f"/games/replay/{token}/record.json" in text
+    assert f'href="/games/{finished.pk}/record.json"' in text
 
 
 def test_strangers_and_signed_out_visitors_cannot_open_the_replay(
@@ -273,11 +273,35 @@ def test_the_share_link_works_signed_out_without_coins(
     assert "100,000" not in text and "100000" not in text
     assert f"/games/{game.pk}/" not in text.replace(f"/games/replay/{token}/", "")
     record = Client().get(f"/games/replay/{token}/record.json")
-    assert record.status_code == 200
-    assert record["Content-Disposition"].startswith("attachment")
-    assert json.loads(record.content)["meta"]["game"] == game.pk
+    if "coins" in selectors.game_record(game=game):
+        # 斗地主's record holds the seats' coins: for its players and watchers only.
+        assert record.status_code == 404 and "data-record-download" not in text
+    else:
+        assert record.status_code == 200
+        assert record["Content-Disposition"].startswith("attachment")
+        assert json.loads(record.content)["meta"]["game"] == game.pk
     assert Client().get(f"/games/replay/{token}x/").status_code == 404
     assert Client().get(f"/games/replay/{token}x/record.json").status_code == 404
+
+
+def test_a_record_holding_the_players_coins_is_not_shared(trio: list[User], client: Client) -> None:
+    # 斗地主's record keeps each seat's coins (its settlement and a room's doubling threshold
+    # read them): they are the players' own, so a share link replays the game but does not hand
+    # the record out.
+    room = doudizhu_room(code="ddz-threshold", threshold=1_000)
+    game = services.game_start(table=Table.objects.create(room=room), players=trio, seed=SEED)
+    play_doudizhu(game)
+    assert game.is_over and "coins" in selectors.game_record(game=game)
+    token = selectors.game_replay_token(game=game)
+    page = Client().get(f"/games/replay/{token}/")
+    assert page.status_code == 200
+    assert "data-record-download" not in page.content.decode()
+    assert Client().get(f"/games/replay/{token}/record.json").status_code == 404
+    # Its players still have it, from their own replay.
+    client.force_login(trio[0])
+    own = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert f'href="/games/{game.pk}/record.json"' in own
+    assert client.get(f"/games/{game.pk}/record.json").status_code == 200
 
 
 def test_the_game_page_and_the_profile_link_to_the_replay(
