@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -113,30 +115,26 @@ def relief_claim(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def sounds_set(request: HttpRequest) -> HttpResponse:
-    """Turn the table's sounds on (``on=1``) or off (``on=0``): JSON for the table's button,
-    else back to ``next`` (the page the form was on)."""
-    on = request.POST.get("on")
-    if on not in ("0", "1"):
-        return HttpResponseBadRequest(_("Say on=1 or on=0."), content_type="text/plain")
-    user = _user(request)
-    user_set_sounds(user=user, on=on == "1")
-    if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"sounds_on": user.sounds_on})
-    return _back(request)
+    """Turn the table's sounds on (``on=1``) or off (``on=0``)."""
+    return _switch_set(request, "sounds_on", user_set_sounds)
 
 
 @login_required
 @require_POST
 def phrases_set(request: HttpRequest) -> HttpResponse:
-    """Show (``on=1``) or hide (``on=0``) the other players' phrases at the table: JSON for the
+    """Show (``on=1``) or hide (``on=0``) the other players' phrases at the table."""
+    return _switch_set(request, "phrases_on", user_set_phrases)
+
+
+def _switch_set(request: HttpRequest, field: str, setter: Callable[..., None]) -> HttpResponse:
+    """One of the player's switches at the table set from ``on``: JSON (``{field: on}``) for the
     table's button, else back to ``next`` (the page the form was on)."""
     on = request.POST.get("on")
     if on not in ("0", "1"):
         return HttpResponseBadRequest(_("Say on=1 or on=0."), content_type="text/plain")
-    user = _user(request)
-    user_set_phrases(user=user, on=on == "1")
+    setter(user=_user(request), on=on == "1")
     if "application/json" in request.headers.get("Accept", ""):
-        return JsonResponse({"phrases_on": user.phrases_on})
+        return JsonResponse({field: on == "1"})
     return _back(request)
 
 

@@ -1,7 +1,7 @@
 // Quick phrases and emotes at the table: the menu that sends them (over the table's socket, by
 // its ws-send forms), the bubbles the server sends back (each placed by its sender's seat for a
-// few seconds, and said in the page's live region), the switch that hides the other players'
-// phrases, and the people panel (mute, report), which the server renders.
+// few seconds, and said in the page's live region), and the people panel (mute, report), which
+// the server renders. The switch that hides the other players' phrases is switches.js's.
 (function () {
   "use strict";
 
@@ -125,36 +125,6 @@
 
   document.addEventListener("htmx:wsAfterMessage", showBubbles);
   window.addEventListener("resize", showBubbles);
-
-  // The switch that hides the other players' phrases -------------------------------------------
-
-  function showSwitch(on) {
-    var button = document.getElementById("phrases-toggle");
-    if (!button) { return; }
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? button.dataset.textOn : button.dataset.textOff;
-    if (button.form && button.form.elements.on) { button.form.elements.on.value = on ? "0" : "1"; }
-  }
-
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form || !form.hasAttribute || !form.hasAttribute("data-phrases-form")) { return; }
-    event.preventDefault();
-    var wanted = form.elements.on.value === "1";
-    window.fetch(form.action, {
-      method: "POST",
-      body: new FormData(form),
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    }).then(function (response) {
-      return response.ok ? response.json() : null;
-    }).then(function (data) {
-      if (data) { showSwitch(data.phrases_on); }
-    }).catch(function () {
-      form.submit();
-    });
-    showSwitch(wanted);
-  });
 
   // The people panel: its list comes from the server, then the dialog opens over the table. ---
 

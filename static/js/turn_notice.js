@@ -108,34 +108,11 @@
     notice.myTurn = myTurn;
   }
 
-  function showSwitch(on) {
-    notice.page.dataset.soundsOn = on ? "true" : "false";
-    var button = document.getElementById("sounds-toggle");
-    if (!button) { return; }
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? button.dataset.textOn : button.dataset.textOff;
-    var form = button.form;
-    if (form && form.elements.on) { form.elements.on.value = on ? "0" : "1"; }
-  }
-
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form || !form.hasAttribute || !form.hasAttribute("data-sounds-form")) { return; }
-    event.preventDefault();
-    var wanted = form.elements.on.value === "1";
-    window.fetch(form.action, {
-      method: "POST",
-      body: new FormData(form),
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    }).then(function (response) {
-      return response.ok ? response.json() : null;
-    }).then(function (data) {
-      if (data) { showSwitch(data.sounds_on); }
-    }).catch(function () {
-      form.submit();  // without the script's way, the form's own: the page comes back
-    });
-    showSwitch(wanted);  // at once; the server's answer settles it
+  // The sounds' switch (switches.js) says when the player turns them on or off.
+  document.addEventListener("switch:changed", function (event) {
+    if (event.detail.field === "sounds_on" && notice.page) {
+      notice.page.dataset.soundsOn = event.detail.on ? "true" : "false";
+    }
   });
 
   document.addEventListener("visibilitychange", function () {

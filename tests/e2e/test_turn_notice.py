@@ -120,7 +120,7 @@ class TurnNotice(browser.BrowserTestCase):
         assert sent.value.ok and sent.value.json() == {"sounds_on": False}
         expect(page.locator("#sounds-toggle")).to_have_attribute("aria-pressed", "false")
         expect(page.locator("#sounds-toggle")).to_have_text("声音：关")
-        expect(page.locator("[data-sounds-form] [name=on]")).to_have_value("1")
+        expect(page.locator("[data-switch=sounds_on] [name=on]")).to_have_value("1")
         assert not User.objects.get(username="xiaoming").sounds_on
         page.reload()
         expect(page.locator("#sounds-toggle")).to_have_attribute("aria-pressed", "false")
