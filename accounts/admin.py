@@ -24,6 +24,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.hidden_fields import HiddenFieldsRefused
+
 from .models import LedgerEntry, RewardClaim, User, Wallet
 from .services import InsufficientCoins, coins_adjust_by_staff, wallet_create
 
@@ -33,7 +35,7 @@ def _coins(value: int | None) -> str:
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(HiddenFieldsRefused, DjangoUserAdmin):
     list_display = (
         "username",
         "nickname",
@@ -95,7 +97,7 @@ class AdjustCoinsForm(forms.Form):
 
 
 @admin.register(Wallet)
-class WalletAdmin(admin.ModelAdmin):
+class WalletAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     list_display = ("user", "balance_display", "is_house", "updated_at")
     list_filter = ("is_house",)
     list_select_related = ("user",)
@@ -197,7 +199,7 @@ class WalletAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """The ledger, read-only: rows are only ever written by the coin services."""
 
     list_display = (
@@ -249,7 +251,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RewardClaim)
-class RewardClaimAdmin(admin.ModelAdmin):
+class RewardClaimAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """Daily rewards paid, read-only: only the reward services write them."""
 
     list_display = ("day", "user", "kind", "streak", "amount_display", "created_at")
