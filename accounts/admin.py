@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
@@ -27,7 +28,13 @@ from django.utils.translation import gettext_lazy as _
 from games.hidden_fields import HiddenFieldsRefused
 
 from .models import LedgerEntry, RewardClaim, User, Wallet
-from .services import InsufficientCoins, coins_adjust_by_staff, wallet_create
+from .services import (
+    BalanceTooLarge,
+    InsufficientCoins,
+    coins_adjust_by_staff,
+    staff_adjustment_too_large,
+    wallet_create,
+)
 
 
 def _coins(value: int | None) -> str:
@@ -87,6 +94,8 @@ class AdjustCoinsForm(forms.Form):
         amount: int = self.cleaned_data["amount"]
         if amount == 0:
             raise ValidationError(_("The amount must be a whole number other than zero."))
+        if abs(amount) > settings.MAX_STAFF_ADJUSTMENT:
+            raise ValidationError(staff_adjustment_too_large())
         return amount
 
     def clean_reason(self) -> str:
@@ -180,7 +189,21 @@ class WalletAdmin(HiddenFieldsRefused, admin.ModelAdmin):
                             % {"user": wallet.user, "balance": _coins(wallet.balance)},
                         )
                         raise
-        except InsufficientCoins:
+                    except BalanceTooLarge:
+                        form.add_error(
+                            "amount",
+                            gettext(
+                                "%(user)s has %(balance)s coins: a balance cannot go above "
+                                "%(limit)s. No wallet was changed."
+                            )
+                            % {
+                                "user": wallet.user,
+                                "balance": _coins(wallet.balance),
+                                "limit": _coins(settings.MAX_BALANCE),
+                            },
+                        )
+                        raise
+        except (InsufficientCoins, BalanceTooLarge):
             return False
         except (PermissionDenied, ValidationError) as error:
             messages.error(request, " ".join(getattr(error, "messages", [str(error)])))

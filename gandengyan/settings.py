@@ -169,6 +169,10 @@ AUTH_USER_MODEL = "accounts.User"
 STARTING_COINS = env.int("STARTING_COINS", default=10_000)
 RELIEF_COINS = env.int("RELIEF_COINS", default=2_000)
 RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
+# The most coins a wallet may hold, far below what the ledger's 64-bit columns can (about 9.2e18),
+# and the most coins one staff adjustment may add or take.
+MAX_BALANCE = env.int("MAX_BALANCE", default=1_000_000_000_000_000)
+MAX_STAFF_ADJUSTMENT = env.int("MAX_STAFF_ADJUSTMENT", default=100_000_000)
 # Daily rewards (days in TIME_ZONE): the check-in's coins by day of the streak, the last for every
 # day after it, and each daily task's goal and coins (keys: accounts.models.RewardKind).
 CHECK_IN_COINS = (100, 150, 200, 250, 300, 350, 500)
