@@ -35,6 +35,10 @@ from .services import (
     staff_adjustment_too_large,
     wallet_create,
 )
+from .views import admin_login
+
+# One login for players and staff, with one set of rate limits (ACCOUNT_RATE_LIMITS).
+admin.site.login = admin_login  # type: ignore[method-assign]
 
 
 def _coins(value: int | None) -> str:
