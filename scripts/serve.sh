@@ -2,7 +2,7 @@
 # Installs what is needed, migrates the database (which creates the rooms), adds the demo accounts
 # when DEBUG is on (manage.py seed_demo); with DEBUG off, refuses to serve when the deployment
 # checks fail (manage.py check --deploy: a demo account that still opens with its demo password,
-# among others). Then serves the site with one
+# among others) and gathers the static files (collectstatic). Then serves the site with one
 # daphne process, which runs the table runner (bots, turn deadlines and 托管) on its own event
 # loop: with the embedded in-memory channel layer only a runner inside daphne can reach the table
 # sockets.
@@ -26,6 +26,9 @@ print("on" if settings.DEBUG else "off")
 ')"
 if [ "$debug" = "off" ]; then
     python manage.py check --deploy --fail-level ERROR
+    # Without DEBUG, whitenoise serves only what collectstatic gathered (with its manifest of
+    # hashed names); every page would fail without it.
+    python manage.py collectstatic --noinput --verbosity 0
 fi
 
 # daphne has no start-up hook: the first request starts its table runner, which then acts on
