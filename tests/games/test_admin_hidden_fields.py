@@ -66,6 +66,33 @@ def test_staff_cannot_binary_search_a_live_games_seed(admin_client: Client, live
         assert is_refused(admin_client, url), lookup
 
 
+def test_no_ordering_of_the_game_list_uses_a_hidden_column(
+    admin_client: Client, live: Game
+) -> None:
+    """``?o=`` orders by the list's columns only, and none of them is a hidden column; an
+    ordering or a target field named in the query string is no way round."""
+    columns = len(admin.site._registry[Game].list_display)
+    for number in range(columns + 2):
+        for order in (str(number), f"-{number}"):
+            response = admin_client.get(f"/admin/games/game/?o={order}")
+            assert response.status_code == 200, order
+            ordering = [
+                str(field).lstrip("-") for field in response.context["cl"].queryset.query.order_by
+            ]
+            assert not set(ordering) & {"seed", "hands", "stock", "deal"}, (order, ordering)
+    for url in (
+        "/admin/games/game/?o=seed",
+        "/admin/games/game/?ordering=seed",
+        "/admin/games/game/?_to_field=seed",
+    ):
+        response = admin_client.get(url)
+        if response.status_code == 200:
+            ordering = [str(field) for field in response.context["cl"].queryset.query.order_by]
+            assert "seed" not in " ".join(ordering), url
+        else:
+            assert is_refused(admin_client, url), url
+
+
 def test_other_admins_refuse_lookups_through_a_game(
     admin_client: Client, live: Game, trio: list[User]
 ) -> None:
