@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
@@ -24,8 +25,20 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.hidden_fields import HiddenFieldsRefused
+
 from .models import LedgerEntry, RewardClaim, User, Wallet
-from .services import InsufficientCoins, coins_adjust_by_staff, wallet_create
+from .services import (
+    BalanceTooLarge,
+    InsufficientCoins,
+    coins_adjust_by_staff,
+    staff_adjustment_too_large,
+    wallet_create,
+)
+from .views import admin_login
+
+# One login for players and staff, with one set of rate limits (ACCOUNT_RATE_LIMITS).
+admin.site.login = admin_login  # type: ignore[method-assign]
 
 
 def _coins(value: int | None) -> str:
@@ -33,7 +46,7 @@ def _coins(value: int | None) -> str:
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(HiddenFieldsRefused, DjangoUserAdmin):
     list_display = (
         "username",
         "nickname",
@@ -85,6 +98,8 @@ class AdjustCoinsForm(forms.Form):
         amount: int = self.cleaned_data["amount"]
         if amount == 0:
             raise ValidationError(_("The amount must be a whole number other than zero."))
+        if abs(amount) > settings.MAX_STAFF_ADJUSTMENT:
+            raise ValidationError(staff_adjustment_too_large())
         return amount
 
     def clean_reason(self) -> str:
@@ -95,7 +110,7 @@ class AdjustCoinsForm(forms.Form):
 
 
 @admin.register(Wallet)
-class WalletAdmin(admin.ModelAdmin):
+class WalletAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     list_display = ("user", "balance_display", "is_house", "updated_at")
     list_filter = ("is_house",)
     list_select_related = ("user",)
@@ -178,7 +193,21 @@ class WalletAdmin(admin.ModelAdmin):
                             % {"user": wallet.user, "balance": _coins(wallet.balance)},
                         )
                         raise
-        except InsufficientCoins:
+                    except BalanceTooLarge:
+                        form.add_error(
+                            "amount",
+                            gettext(
+                                "%(user)s has %(balance)s coins: a balance cannot go above "
+                                "%(limit)s. No wallet was changed."
+                            )
+                            % {
+                                "user": wallet.user,
+                                "balance": _coins(wallet.balance),
+                                "limit": _coins(settings.MAX_BALANCE),
+                            },
+                        )
+                        raise
+        except (InsufficientCoins, BalanceTooLarge):
             return False
         except (PermissionDenied, ValidationError) as error:
             messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
@@ -197,7 +226,7 @@ class WalletAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """The ledger, read-only: rows are only ever written by the coin services."""
 
     list_display = (
@@ -249,7 +278,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(RewardClaim)
-class RewardClaimAdmin(admin.ModelAdmin):
+class RewardClaimAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """Daily rewards paid, read-only: only the reward services write them."""
 
     list_display = ("day", "user", "kind", "streak", "amount_display", "created_at")

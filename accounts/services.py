@@ -31,6 +31,10 @@ class InsufficientCoins(Exception):
     """The movement would take a wallet below zero; nothing was written."""
 
 
+class BalanceTooLarge(Exception):
+    """The movement would take a wallet above ``MAX_BALANCE``; nothing was written."""
+
+
 def wallet_create(*, user: User) -> Wallet:
     """A new player's wallet, with the welcome grant (``STARTING_COINS``) as its first entry."""
     with transaction.atomic():
@@ -94,7 +98,8 @@ def coins_move(
 
     The wallet row is locked for the transaction, so concurrent movements on one wallet queue up
     and each sees the balance the previous one left. Raises ``InsufficientCoins`` if the balance
-    would go below zero, and ``ValueError`` for a zero or non-integer amount.
+    would go below zero, ``BalanceTooLarge`` if it would go above ``MAX_BALANCE`` (well within
+    the ledger's 64-bit columns), and ``ValueError`` for a zero or non-integer amount.
     """
     if type(amount) is not int or amount == 0:
         raise ValueError("a coin movement is a non-zero whole number of coins")
@@ -103,6 +108,11 @@ def coins_move(
     if balance < 0:
         raise InsufficientCoins(
             f"{locked.user} has {locked.balance:,} coins; {-amount:,} cannot be taken"
+        )
+    if balance > settings.MAX_BALANCE:
+        raise BalanceTooLarge(
+            f"{locked.user} has {locked.balance:,} coins; {amount:,} more would pass "
+            f"{settings.MAX_BALANCE:,}"
         )
     locked.balance = balance
     locked.save(update_fields=["balance", "updated_at"])
@@ -146,13 +156,16 @@ def coins_adjust_by_staff(
     """Add ``amount`` (negative: take) to a wallet on a staff member's decision.
 
     The ledger row names the staff member and keeps the reason as its note. Raises
-    ``PermissionDenied`` unless ``staff`` is active staff, ``ValidationError`` for a zero amount or
-    an empty reason, and ``InsufficientCoins`` if the balance would go below zero.
+    ``PermissionDenied`` unless ``staff`` is active staff, ``ValidationError`` for a zero amount,
+    one beyond ``MAX_STAFF_ADJUSTMENT`` either way or an empty reason, ``InsufficientCoins`` if
+    the balance would go below zero and ``BalanceTooLarge`` if above ``MAX_BALANCE``.
     """
     if not (staff.is_active and staff.is_staff):
         raise PermissionDenied(_("Only staff can adjust coins."))
     if type(amount) is not int or amount == 0:
         raise ValidationError(_("The amount must be a whole number other than zero."))
+    if abs(amount) > settings.MAX_STAFF_ADJUSTMENT:
+        raise ValidationError(staff_adjustment_too_large())
     note = (reason_text or "").strip()
     if not note:
         raise ValidationError(_("A reason is required."))
@@ -168,6 +181,13 @@ def coins_adjust_by_staff(
         staff=staff,
         note=note,
     )
+
+
+def staff_adjustment_too_large() -> str:
+    """Why an adjustment beyond ``MAX_STAFF_ADJUSTMENT`` is refused, in the staff's language."""
+    return _("An adjustment adds or takes at most %(limit)s coins.") % {
+        "limit": f"{settings.MAX_STAFF_ADJUSTMENT:,}"
+    }
 
 
 def user_set_sounds(*, user: User, on: bool) -> None:

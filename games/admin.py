@@ -27,6 +27,7 @@ from games.rules import RulesError
 
 from . import selectors, services
 from .engines import engine_for
+from .hidden_fields import HiddenFieldsRefused
 from .models import (
     Dispute,
     Game,
@@ -134,7 +135,7 @@ class RoomAdminForm(forms.ModelForm):
 
 
 @admin.register(Room)
-class RoomAdmin(admin.ModelAdmin):
+class RoomAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     form = RoomAdminForm
     list_display = (
         "name_zh",
@@ -186,7 +187,7 @@ def _room_rules_fields(room: Room | None) -> dict[str, forms.Field]:
     return presentation_for(game).room_rules_fields()
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(HiddenFieldsRefused, admin.TabularInline):
     """Seats are taken and left through the table services, never by hand."""
 
     model = Seat
@@ -200,7 +201,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """Tables to look at: seating, games and their state change only through the services."""
 
     list_display = ("id", "room", "status", "is_private", "created_by", "created_at")
@@ -226,7 +227,7 @@ class TableAdmin(admin.ModelAdmin):
 # Games -------------------------------------------------------------------------------------------
 
 
-class _ReadOnlyInline(admin.TabularInline):
+class _ReadOnlyInline(HiddenFieldsRefused, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = False
@@ -262,7 +263,7 @@ class GameWatchInline(_ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     list_display = (
         "id",
         "table",
@@ -431,7 +432,7 @@ class DisputeResolveForm(DisputeRejectForm):
 
 
 @admin.register(Dispute)
-class DisputeAdmin(admin.ModelAdmin):
+class DisputeAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     list_display = (
         "id",
         "status",
@@ -595,7 +596,7 @@ class DisputeAdmin(admin.ModelAdmin):
 
 
 @admin.register(TableMessage)
-class TableMessageAdmin(admin.ModelAdmin):
+class TableMessageAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """The phrases players sent: read only."""
 
     list_display = ("created_at", "user", "table", "seat", "phrase", "text")
@@ -624,7 +625,7 @@ class ReportResolveForm(forms.Form):
 
 
 @admin.register(PlayerReport)
-class PlayerReportAdmin(admin.ModelAdmin):
+class PlayerReportAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     """Players' reports: a queue that staff close with the actions, which call the services."""
 
     list_display = (

@@ -8,4 +8,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import seeds  # noqa: F401  (registers the seed source's deploy check)
+        from . import (
+            hidden_fields,  # noqa: F401  (registers the admins' check of the cards)
+            seeds,  # noqa: F401  (registers the seed source's deploy check)
+        )

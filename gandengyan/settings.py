@@ -169,6 +169,10 @@ AUTH_USER_MODEL = "accounts.User"
 STARTING_COINS = env.int("STARTING_COINS", default=10_000)
 RELIEF_COINS = env.int("RELIEF_COINS", default=2_000)
 RELIEF_CLAIMS_PER_DAY = env.int("RELIEF_CLAIMS_PER_DAY", default=3)
+# The most coins a wallet may hold, far below what the ledger's 64-bit columns can (about 9.2e18),
+# and the most coins one staff adjustment may add or take.
+MAX_BALANCE = env.int("MAX_BALANCE", default=1_000_000_000_000_000)
+MAX_STAFF_ADJUSTMENT = env.int("MAX_STAFF_ADJUSTMENT", default=100_000_000)
 # Daily rewards (days in TIME_ZONE): the check-in's coins by day of the streak, the last for every
 # day after it, and each daily task's goal and coins (keys: accounts.models.RewardKind).
 CHECK_IN_COINS = (100, 150, 200, 250, 300, 350, 500)
@@ -269,13 +273,18 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Rate limits of django-allauth (per client address, per username or per user), counted in the
-# cache below. A failed login counts against both the address and the username tried.
+# cache below. A failed login counts against the address, the username from that address and the
+# username from anywhere (accounts.adapter.AccountAdapter.pre_authenticate).
 ACCOUNT_RATE_LIMITS = {
     # Login forms sent from one address, whatever they hold (reading the page is not counted).
     "login": "30/m/ip",
-    # Failed logins: 10 a minute from one address, and 5 in 5 minutes for one username, after
-    # which even the right password is refused until the window has passed.
+    # Failed logins: 10 a minute from one address, and 5 in 5 minutes for one username from one
+    # address, after which even the right password is refused there until the window has
+    # passed; the owner, from another address, still gets in.
     "login_failed": "10/m/ip,5/5m/key",
+    # Failed logins of one username from every address together: guessing spread over many
+    # addresses stops after 30 an hour (the owner too is refused until then).
+    "login_failed_per_username": "30/h/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
     "change_password": "5/m/user",

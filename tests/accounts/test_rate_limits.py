@@ -43,6 +43,56 @@ def test_after_five_wrong_passwords_even_the_right_one_is_refused(
     assert log_in(Client(), "xiaohong", PASSWORD) == ""
 
 
+def test_a_strangers_wrong_passwords_do_not_lock_the_owner_out(
+    make_player: Callable[..., User],
+) -> None:
+    """The attack: five wrong passwords from a stranger's address locked the owner out for five
+    minutes. Now the count is per username from each address."""
+    make_player(username="xiaoming")
+    stranger = Client(REMOTE_ADDR="203.0.113.7")
+    for _ in range(5):
+        assert "您提供的用户名或密码不正确。" in log_in(stranger, "xiaoming", "guess")
+    # The stranger is limited, even with the right password...
+    assert "登录失败次数过多，请稍后重试。" in log_in(stranger, "xiaoming", PASSWORD)
+    # ...while the owner, from their own address, gets in.
+    assert log_in(Client(REMOTE_ADDR="198.51.100.20"), "xiaoming", PASSWORD) == ""
+
+
+def test_one_address_is_limited_across_usernames(make_player: Callable[..., User]) -> None:
+    """Ten failures a minute from one address, whichever usernames they tried."""
+    for n in range(4):
+        make_player(username=f"player{n}")
+    stranger = Client(REMOTE_ADDR="203.0.113.7")
+    for n in range(10):
+        assert "您提供的用户名或密码不正确。" in log_in(stranger, f"player{n % 4}", "guess")
+    assert "登录失败次数过多，请稍后重试。" in log_in(stranger, "player3", PASSWORD)
+    assert log_in(Client(REMOTE_ADDR="198.51.100.20"), "player3", PASSWORD) == ""
+
+
+def test_guessing_from_many_addresses_stops_at_the_ceiling(
+    make_player: Callable[..., User],
+) -> None:
+    """30 failures an hour for one username from all addresses together, each address trying
+    once, and then even the right password is refused, from any address."""
+    make_player(username="xiaoming")
+    make_player(username="xiaohong")
+    for n in range(30):
+        page = log_in(Client(REMOTE_ADDR=f"203.0.113.{n + 1}"), "xiaoming", "guess")
+        assert "您提供的用户名或密码不正确。" in page, n
+    page = log_in(Client(REMOTE_ADDR="198.51.100.20"), "xiaoming", PASSWORD)
+    assert "登录失败次数过多，请稍后重试。" in page
+    # The ceiling is the username's: another player from those addresses still gets in.
+    assert log_in(Client(REMOTE_ADDR="203.0.113.1"), "xiaohong", PASSWORD) == ""
+
+
+def test_a_right_password_takes_back_its_count(make_player: Callable[..., User]) -> None:
+    """Logging in takes the attempt back from every count, so a player who logs in often is
+    never limited by their own successes."""
+    make_player(username="xiaoming")
+    for _ in range(12):
+        assert log_in(Client(), "xiaoming", PASSWORD) == ""
+
+
 def test_the_refusal_is_in_english_for_an_english_browser(
     make_player: Callable[..., User], english_client: Client
 ) -> None:

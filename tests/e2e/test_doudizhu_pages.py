@@ -80,9 +80,9 @@ class DoudizhuGamePages(browser.BrowserTestCase):
         # The admin's replay, stepped through from the deal to the last card.
         staff = self.new_context().new_page()
         staff.goto(self.url("/admin/"))
-        staff.locator("input[name=username]").fill("boss")
-        staff.locator("input[name=password]").fill(browser.PASSWORD)
-        staff.locator("#login-form [type=submit]").click()
+        staff.locator("main input[name=login]").fill("boss")
+        staff.locator("main input[name=password]").fill(browser.PASSWORD)
+        staff.locator("main form button[type=submit]").click()
         expect(staff).to_have_url(self.url("/admin/"))
         staff.goto(self.url(f"/admin/games/game/{game.pk}/change/"))
         staff.get_by_role("link", name="回放").first.click()

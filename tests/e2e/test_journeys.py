@@ -132,9 +132,9 @@ class PlayerJourneys(browser.BrowserTestCase):
 
         staff = self.new_context().new_page()
         staff.goto(self.url("/admin/"))
-        staff.locator("input[name=username]").fill("boss")
-        staff.locator("input[name=password]").fill(browser.PASSWORD)
-        staff.locator("#login-form [type=submit]").click()
+        staff.locator("main input[name=login]").fill("boss")
+        staff.locator("main input[name=password]").fill(browser.PASSWORD)
+        staff.locator("main form button[type=submit]").click()
         expect(staff).to_have_url(self.url("/admin/"))
         staff.locator('a[href="/admin/games/dispute/"]').first.click()
         row = staff.locator("#result_list tbody tr", has_text="laoli")

@@ -5,23 +5,30 @@ Creates, when missing, the staff user ``admin`` (password from ``DEMO_ADMIN_PASS
 300,000 coins, enough for the higher rooms and too many for 新手场 (password from
 ``DEMO_PLAYER_PASSWORD``, default ``player``). The rooms themselves come from a migration.
 Running it again changes nothing: existing accounts, passwords and wallets are left as they are.
+With DEBUG off, ``manage.py check --deploy`` fails while a demo password still opens one of them
+(``accounts.demo``).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from accounts.demo import (
+    DEMO_ADMIN_USERNAME,
+    DEMO_PLAYER_USERNAMES,
+    demo_admin_password,
+    demo_player_password,
+)
 from accounts.models import LedgerReason, User, Wallet
 from accounts.services import coins_move, wallet_create
 
-ADMIN_USERNAME = "admin"
+ADMIN_USERNAME = DEMO_ADMIN_USERNAME
 # username, coins in the wallet when it is created
-PLAYERS = [("zhangsan", None), ("lisi", 300_000)]
+PLAYERS = list(zip(DEMO_PLAYER_USERNAMES, [None, 300_000], strict=True))
 
 
 class Command(BaseCommand):
@@ -41,7 +48,7 @@ class Command(BaseCommand):
             username=ADMIN_USERNAME, defaults={"is_staff": True, "is_superuser": True}
         )
         if created:
-            user.set_password(os.environ.get("DEMO_ADMIN_PASSWORD", "admin"))
+            user.set_password(demo_admin_password())
             user.save(update_fields=["password"])
             self.stdout.write(f"Created the staff user {ADMIN_USERNAME}.")
         elif not (user.is_staff and user.is_superuser):
@@ -53,7 +60,7 @@ class Command(BaseCommand):
     def player(self, username: str, *, coins: int | None, staff: User) -> None:
         user, created = User.objects.get_or_create(username=username)
         if created:
-            user.set_password(os.environ.get("DEMO_PLAYER_PASSWORD", "player"))
+            user.set_password(demo_player_password())
             user.save(update_fields=["password"])
             self.stdout.write(f"Created the demo player {username}.")
         if Wallet.objects.filter(user=user).exists():

@@ -1,0 +1,62 @@
+"""The demo accounts that ``manage.py seed_demo`` makes on a development site, and the deploy
+check that refuses to serve while one of them still opens with its demo password.
+
+``seed_demo`` does nothing with DEBUG off, but a database seeded during a DEBUG run keeps its
+``admin``/``admin`` when DEBUG is then turned off: the check (``accounts.E001``) fails
+``manage.py check --deploy``, which ``scripts/serve.sh`` runs before it serves with DEBUG off.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.conf import settings
+from django.core import checks
+from django.db import DatabaseError
+
+from .models import User
+
+DEMO_ADMIN_USERNAME = "admin"
+DEMO_PLAYER_USERNAMES = ("zhangsan", "lisi")
+
+
+def demo_admin_password() -> str:
+    return os.environ.get("DEMO_ADMIN_PASSWORD", "admin")
+
+
+def demo_player_password() -> str:
+    return os.environ.get("DEMO_PLAYER_PASSWORD", "player")
+
+
+def demo_accounts_with_demo_password() -> list[str]:
+    """The usernames of the demo accounts that a demo password (the default one, or the one
+    ``seed_demo`` read from the environment) still opens."""
+    passwords = {
+        DEMO_ADMIN_USERNAME: {"admin", demo_admin_password()},
+        **{name: {"player", demo_player_password()} for name in DEMO_PLAYER_USERNAMES},
+    }
+    found = []
+    for user in User.objects.filter(username__in=passwords).order_by("username"):
+        if any(user.check_password(password) for password in passwords[user.username]):
+            found.append(user.username)
+    return found
+
+
+@checks.register(checks.Tags.security, deploy=True)
+def check_no_demo_password(**kwargs: object) -> list[checks.CheckMessage]:
+    if settings.DEBUG:
+        return []
+    try:
+        usernames = demo_accounts_with_demo_password()
+    except DatabaseError:
+        return []  # a database not migrated yet holds no account at all
+    if not usernames:
+        return []
+    return [
+        checks.Error(
+            f"The demo accounts {', '.join(usernames)} still open with their demo passwords "
+            "(manage.py seed_demo, run with DEBUG on): anyone could sign in as them.",
+            hint="Give each a strong password (manage.py changepassword USERNAME) or delete it.",
+            id="accounts.E001",
+        )
+    ]
