@@ -230,15 +230,16 @@ def game_get_for_replay(*, user: User | AnonymousUser, game_id: int) -> Game | N
 
 
 def game_replay_token(*, game: Game) -> str:
-    """The unguessable token of the game's share link: its id signed with the site's key."""
-    return signing.dumps(game.pk, salt=REPLAY_LINK_SALT, compress=False)
+    """The unguessable token of the game's share link: its id signed with the site's key,
+    without a time, so that a game has one link, the same wherever and whenever it is shown."""
+    return signing.Signer(salt=REPLAY_LINK_SALT).sign_object(game.pk)
 
 
 def game_get_by_replay_token(*, token: str) -> Game | None:
     """The game a share link's token names, once it is over; None for a token that was not
     signed here (made up or altered) or a game still in play."""
     try:
-        game_id = signing.loads(token, salt=REPLAY_LINK_SALT)
+        game_id = signing.Signer(salt=REPLAY_LINK_SALT).unsign_object(token)
     except signing.BadSignature:
         return None
     if not isinstance(game_id, int):

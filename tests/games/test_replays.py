@@ -162,16 +162,20 @@ def test_a_game_in_play_is_never_replayed(
 def test_the_share_token_opens_only_its_own_game(finished: Game) -> None:
     token = selectors.game_replay_token(game=finished)
     assert selectors.game_get_by_replay_token(token=token) == finished
+    # One link per game: the same token every time it is asked for.
+    assert selectors.game_replay_token(game=finished) == token
     # Altered: another game's id with this signature, a changed signature, a made-up token,
-    # and a token signed for something else.
-    other_id = signing.dumps(finished.pk + 1, salt=REPLAY_LINK_SALT).split(":")[0]
+    # and tokens signed for something else.
+    signer = signing.Signer(salt=REPLAY_LINK_SALT)
+    other_id = signer.sign_object(finished.pk + 1).split(":")[0]
     assert selectors.game_get_by_replay_token(token=other_id + ":" + token.split(":")[1]) is None
     assert selectors.game_get_by_replay_token(token=token[:-2] + "xx") is None
     assert selectors.game_get_by_replay_token(token="not-a-token") is None
-    assert selectors.game_get_by_replay_token(token=signing.dumps(finished.pk)) is None
-    assert selectors.game_get_by_replay_token(token=signing.dumps("x", salt=REPLAY_LINK_SALT)) is (
+    assert selectors.game_get_by_replay_token(token=signing.Signer().sign_object(finished.pk)) is (
         None
     )
+    assert selectors.game_get_by_replay_token(token=signing.dumps(finished.pk)) is None
+    assert selectors.game_get_by_replay_token(token=signer.sign_object("x")) is None
 
 
 # Watching --------------------------------------------------------------------------------------
