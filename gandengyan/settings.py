@@ -361,6 +361,8 @@ STORAGES = {
 # In development whitenoise serves straight from the finders, so collectstatic is not needed.
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# The web app manifest (static/icons/site.webmanifest), which whitenoise does not know.
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
 
 # Logs: every line to standard output (the process manager keeps it: journald, docker), with the
 # id of its request and of its table when there is one (gandengyan.log_context).
