@@ -23,6 +23,7 @@ Environment variables:
   default true; turn it off behind a pooler that hands out sessions per transaction and does not
   keep protocol-level prepared statements (PgBouncer before 1.21, or ``max_prepared_statements``
   at 0).
+- ``STATIC_ROOT``: where ``collectstatic`` puts the static files, default ``staticfiles/``.
 - ``LOG_LEVEL``: the level of the log lines written to standard output, default ``INFO``.
 - ``EMAIL_HOST``, ``EMAIL_PORT`` (default 587), ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
   ``EMAIL_USE_TLS`` (STARTTLS, default true), ``EMAIL_USE_SSL`` (default false),
@@ -347,7 +348,8 @@ STATICFILES_DIRS = [
     # Front-end packages from the npm registry (package.json, installed by scripts/setup.sh).
     ("vendor/idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist"),
 ]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic gathers the files that whitenoise serves with DEBUG off.
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
