@@ -86,11 +86,6 @@ class SocketLogContext:
         self.application = application
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        # The process's table runner starts on the first page request or socket; started here,
-        # before the ids are set, its task does not inherit this socket's ids for good.
-        from games.runner import ensure_running_in_this_process
-
-        ensure_running_in_this_process()
         headers = dict(scope.get("headers") or [])
         sent = headers.get(REQUEST_ID_HEADER.lower().encode(), b"").decode("latin-1")
         request_id.set(request_id_from(sent))

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import AsyncClient, Client
 
-from gandengyan.log_context import ContextFilter, SocketLogContext
+from gandengyan.log_context import ContextFilter, SocketLogContext, request_id, table_id
 
 
 @pytest.fixture
@@ -114,3 +114,31 @@ def test_the_table_sockets_are_wrapped_in_the_log_context() -> None:
     router = application.application
     assert isinstance(router, ProtocolTypeRouter)
     assert isinstance(router.application_mapping["websocket"], SocketLogContext)
+
+
+@pytest.mark.asyncio
+async def test_the_runner_started_by_a_socket_does_not_carry_its_ids(
+    log_output: io.StringIO,
+) -> None:
+    """The process's runner may start inside a table socket; its lines must not carry that
+    socket's ids ever after. Without database access here its pass fails, which it logs."""
+    import asyncio
+
+    from django.test import override_settings
+
+    from games import runner
+
+    with override_settings(TABLE_RUNNER_IN_PROCESS=True, TABLE_RUNNER_INTERVAL_SECONDS=0.05):
+        request_id.set("sock-2")
+        table_id.set(42)
+        runner.ensure_running_in_this_process()
+        task = runner._running.pop(id(asyncio.get_running_loop()))
+        try:
+            for _ in range(200):
+                if lines_with(log_output, "the table runner's pass failed"):
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            task.cancel()
+    [line, *_] = lines_with(log_output, "the table runner's pass failed")
+    assert line.endswith(" ERROR games.runner: the table runner's pass failed"), line
