@@ -86,7 +86,8 @@ def unreachable_database(tmp_path: Path) -> Iterator[None]:
     connection.settings_dict.update(saved)
 
 
-@pytest.mark.django_db(transaction=True)
+# Serialized: the flush after it must leave the rooms and the house that the migrations made.
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_database_that_does_not_answer_makes_it_503(
     unreachable_database: None, caplog: pytest.LogCaptureFixture
 ) -> None:
