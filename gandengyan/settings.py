@@ -29,7 +29,8 @@ Environment variables:
   ``EMAIL_USE_TLS`` (STARTTLS, default true), ``EMAIL_USE_SSL`` (default false),
   ``EMAIL_TIMEOUT`` (seconds, default 10) and ``DEFAULT_FROM_EMAIL``: the SMTP server that sends
   password resets and address confirmations. Without ``EMAIL_HOST``, mail is written to the
-  console while DEBUG is on, and goes to an SMTP server on localhost with DEBUG off.
+  console while DEBUG is on, and goes to the machine's own mail server (localhost, port 25, no
+  TLS, as Django does by default) with DEBUG off.
 - ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
   (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
   default 0 (the header is ignored).
@@ -252,13 +253,17 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 # Mail (password resets, address confirmations) goes through the SMTP server of the environment;
 # in development without one, to the console, and in production to the machine's own (Django's
 # default): never to the log, where a reset link would be read by whoever reads the logs.
-EMAIL_HOST = env.str("EMAIL_HOST", default="" if DEBUG else "localhost")
-EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+_local_mail_server = not EMAIL_HOST and not DEBUG
+if _local_mail_server:
+    EMAIL_HOST = "localhost"
+# A provider's server: the submission port with STARTTLS, so that the password never travels in
+# the clear (unless the connection is TLS from the start: Django refuses both at once).
+EMAIL_PORT = env.int("EMAIL_PORT", default=25 if _local_mail_server else 587)
 EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
 EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
-# STARTTLS unless the connection is TLS from the start (Django refuses both at once).
-EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=not EMAIL_USE_SSL)
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=not (EMAIL_USE_SSL or _local_mail_server))
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="干瞪眼 Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

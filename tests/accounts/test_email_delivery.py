@@ -210,5 +210,9 @@ def test_without_a_host_mail_goes_to_the_console_in_development_only() -> None:
     assert development["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
     production = settings_from({"DEBUG": "false"})
     assert production["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
-    assert (production["EMAIL_HOST"], production["EMAIL_PORT"]) == ("localhost", 587)
-    assert production["EMAIL_USE_TLS"] is True
+    # The machine's own mail server, as Django has it by default.
+    assert (production["EMAIL_HOST"], production["EMAIL_PORT"]) == ("localhost", 25)
+    assert production["EMAIL_USE_TLS"] is False
+    # A provider's host alone: the submission port with STARTTLS.
+    provider = settings_from({"DEBUG": "false", "EMAIL_HOST": "smtp.example.net"})
+    assert (provider["EMAIL_PORT"], provider["EMAIL_USE_TLS"]) == (587, True)
