@@ -9,8 +9,8 @@
 #
 # The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium, and the test of the
 # documented nginx configuration Debian's nginx; run as root, this script installs them when they
-# are missing. Without PostgreSQL the second run is skipped with a
-# message, except in CI (CI=true), where the script tries to start it and fails if it cannot.
+# are missing. Without PostgreSQL the second run is skipped with a message, except in CI
+# (CI=true), where the script tries to start it and fails if it cannot.
 # TEST_POSTGRES=0 skips the PostgreSQL run on purpose.
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
