@@ -11,6 +11,7 @@ run_tables``) can work at once: a turn is taken once, by whichever runner gets t
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -139,8 +140,10 @@ def ensure_running_in_this_process() -> None:
     task = _running.get(id(loop))
     if task is not None and not task.done():
         return
+    # A context of its own: started by a request or a table socket, the runner must not carry
+    # that request's or table's ids (gandengyan.log_context) in its log lines for good.
     _running[id(loop)] = loop.create_task(
-        run_forever(interval=settings.TABLE_RUNNER_INTERVAL_SECONDS)
+        run_forever(interval=settings.TABLE_RUNNER_INTERVAL_SECONDS), context=contextvars.Context()
     )
 
 

@@ -19,6 +19,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from games.heap import settle as settle_the_heap  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.runner import StartingTheRunner, check_sockets_hear_a_runner  # noqa: E402
+from gandengyan.log_context import SocketLogContext  # noqa: E402
 
 # Table sockets that no table runner can reach would show every bot move late: refuse to start.
 check_sockets_hear_a_runner()
@@ -30,8 +31,11 @@ application = StartingTheRunner(
     ProtocolTypeRouter(  # type: ignore[arg-type]
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+            # Each socket's log lines carry its id and its table's (gandengyan.log_context).
+            "websocket": SocketLogContext(
+                AllowedHostsOriginValidator(  # type: ignore[arg-type]
+                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+                )
             ),
         }
     )

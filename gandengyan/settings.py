@@ -23,6 +23,14 @@ Environment variables:
   default true; turn it off behind a pooler that hands out sessions per transaction and does not
   keep protocol-level prepared statements (PgBouncer before 1.21, or ``max_prepared_statements``
   at 0).
+- ``STATIC_ROOT``: where ``collectstatic`` puts the static files, default ``staticfiles/``.
+- ``LOG_LEVEL``: the level of the log lines written to standard output, default ``INFO``.
+- ``EMAIL_HOST``, ``EMAIL_PORT`` (default 587), ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+  ``EMAIL_USE_TLS`` (STARTTLS, default true), ``EMAIL_USE_SSL`` (default false),
+  ``EMAIL_TIMEOUT`` (seconds, default 10) and ``DEFAULT_FROM_EMAIL``: the SMTP server that sends
+  password resets and address confirmations. Without ``EMAIL_HOST``, mail is written to the
+  console while DEBUG is on, and goes to the machine's own mail server (localhost, port 25, no
+  TLS, as Django does by default) with DEBUG off.
 - ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
   (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
   default 0 (the header is ignored).
@@ -63,6 +71,8 @@ CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# The health check answers a load balancer that asks a worker over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 INSTALLED_APPS = [
     # daphne first: its runserver replaces Django's with an ASGI one.
@@ -84,6 +94,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every log line of the request, a redirect's included, carries its id.
+    "gandengyan.log_context.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -241,7 +253,32 @@ ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
-EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+
+# Mail (password resets, address confirmations) goes through the SMTP server of the environment;
+# in development without one, to the console, and in production to the machine's own (Django's
+# default): never to the log, where a reset link would be read by whoever reads the logs.
+EMAIL_HOST = env.str("EMAIL_HOST", default="")
+_local_mail_server = not EMAIL_HOST and not DEBUG
+if _local_mail_server:
+    EMAIL_HOST = "localhost"
+# A provider's server: the submission port with STARTTLS, so that the password never travels in
+# the clear (unless the connection is TLS from the start: Django refuses both at once).
+EMAIL_PORT = env.int("EMAIL_PORT", default=25 if _local_mail_server else 587)
+EMAIL_HOST_USER = env.str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env.str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=not (EMAIL_USE_SSL or _local_mail_server))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="干瞪眼 Online <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_BACKEND = env.str(
+    "EMAIL_BACKEND",
+    default=(
+        "django.core.mail.backends.smtp.EmailBackend"
+        if EMAIL_HOST
+        else "django.core.mail.backends.console.EmailBackend"
+    ),
+)
 
 # --- Access ------------------------------------------------------------------------------------
 # The Content-Security-Policy, login rate limits and the cache they count in (docs/security.md).
@@ -325,7 +362,8 @@ STATICFILES_DIRS = [
     # Front-end packages from the npm registry (package.json, installed by scripts/setup.sh).
     ("vendor/idiomorph", BASE_DIR / "node_modules" / "idiomorph" / "dist"),
 ]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic gathers the files that whitenoise serves with DEBUG off.
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -339,6 +377,32 @@ STORAGES = {
 # In development whitenoise serves straight from the finders, so collectstatic is not needed.
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# The web app manifest (static/icons/site.webmanifest), which whitenoise does not know.
+WHITENOISE_MIMETYPES = {".webmanifest": "application/manifest+json"}
+
+# Logs: every line to standard output (the process manager keeps it: journald, docker), with the
+# id of its request and of its table when there is one (gandengyan.log_context).
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"context": {"()": "gandengyan.log_context.ContextFilter"}},
+    "formatters": {
+        "console": {"format": "%(asctime)s %(levelname)s %(name)s%(context)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "filters": ["context"],
+            "formatter": "console",
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own handlers (a console one while DEBUG is on, mail to ADMINS) would repeat each
+    # line: its loggers go to the root's handler only.
+    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL, "propagate": True}},
+}
 
 # Project paths used by views.
 DOCS_DIR = BASE_DIR / "docs"

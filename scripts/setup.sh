@@ -1,5 +1,9 @@
-# Sourced by the other scripts: checks Python, makes .venv and installs requirements.txt into it,
-# and the front-end packages of package-lock.json into node_modules.
+# Sourced by the other scripts: checks Python, makes .venv and installs the Python packages into
+# it, and the front-end packages of package-lock.json into node_modules.
+#
+# The Python packages are those of requirements-dev.txt (the site's and the tools' that test it),
+# or of the file named by REQUIREMENTS: REQUIREMENTS=requirements.txt installs only what the site
+# runs, as a server does (docs/deploy.md).
 # After sourcing, the working directory is the repository root and .venv/bin is first on PATH.
 
 set -euo pipefail
@@ -11,16 +15,17 @@ export REPO_ROOT
 PYTHON="${PYTHON:-python3}"
 
 if ! command -v "$PYTHON" >/dev/null 2>&1; then
-    echo "干瞪眼 Online needs Python 3.10–3.13; found no $PYTHON." \
+    echo "干瞪眼 Online needs Python 3.11–3.13; found no $PYTHON." \
         "Install one and put it first on PATH as python3." >&2
     exit 1
 fi
 
 py_version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true)"
 case "$py_version" in
-    3.10 | 3.11 | 3.12 | 3.13) ;;
+    3.11 | 3.12 | 3.13) ;;
     *)
-        echo "干瞪眼 Online needs Python 3.10–3.13; found ${py_version:-a $PYTHON that does not run}." \
+        # 3.10 reached its end of life in October 2026, and the code needs 3.11 (enum.StrEnum).
+        echo "干瞪眼 Online needs Python 3.11–3.13; found ${py_version:-a $PYTHON that does not run}." \
             "Install one and put it first on PATH as python3." >&2
         exit 1
         ;;
@@ -39,14 +44,24 @@ if [ ! -d "$VENV" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 
+REQUIREMENTS="${REQUIREMENTS:-requirements-dev.txt}"
+if [ ! -f "$REQUIREMENTS" ]; then
+    echo "REQUIREMENTS names $REQUIREMENTS, which is not a file (requirements.txt:" \
+        "what the site runs; requirements-dev.txt: that and the tools that test it)." >&2
+    exit 1
+fi
+# The stamp covers the file chosen and requirements.txt, which requirements-dev.txt includes.
 stamp="$VENV/.requirements.sha256"
 wanted="$("$VENV/bin/python" -c '
 import hashlib, sys
-print(hashlib.sha256(open("requirements.txt", "rb").read()).hexdigest())
-')"
+digest = hashlib.sha256(sys.argv[1].encode())
+for name in (sys.argv[1], "requirements.txt"):
+    digest.update(open(name, "rb").read())
+print(digest.hexdigest())
+' "$REQUIREMENTS")"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
-    echo "Installing requirements.txt into .venv ..."
-    "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -r requirements.txt
+    echo "Installing $REQUIREMENTS into .venv ..."
+    "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -r "$REQUIREMENTS"
     echo "$wanted" >"$stamp"
 fi
 

@@ -7,14 +7,16 @@
 # when they answer, all side by side (TEST_PARALLEL=0: one after the other). Arguments are passed
 # to every pytest run.
 #
-# The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium; run as root, this
-# script installs it when it is missing. Without PostgreSQL the second run is skipped with a
-# message, except in CI (CI=true), where the script tries to start it and fails if it cannot.
+# The browser tests (tests/e2e) need Debian's Chromium at /usr/bin/chromium, and the test of the
+# documented nginx configuration Debian's nginx; run as root, this script installs them when they
+# are missing. Without PostgreSQL the second run is skipped with a message, except in CI
+# (CI=true), where the script tries to start it and fails if it cannot.
 # TEST_POSTGRES=0 skips the PostgreSQL run on purpose.
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 CHROMIUM=/usr/bin/chromium
+NGINX=/usr/sbin/nginx
 POSTGRES_URL="postgres://postgres@127.0.0.1:5432/gandengyan"
 REDIS_TEST_URL="redis://127.0.0.1:6379/0"
 
@@ -45,6 +47,24 @@ if [ ! -x "$CHROMIUM" ]; then
     echo "No Chromium at $CHROMIUM, so the browser tests (tests/e2e) will be skipped." \
         "Install it as root with: apt-get install -y chromium" >&2
     in_ci && failed+=("chromium")
+fi
+
+# Debian's nginx, for the test of docs/deploy.md's configuration (tests/test_nginx.py, in the
+# PostgreSQL run), installed the same way.
+step "nginx"
+if command -v nginx >/dev/null 2>&1 || [ -x "$NGINX" ]; then
+    echo "nginx is there."
+elif [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's nginx for the test of the documented configuration ..."
+    if ! { apt-get update -qq || true; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; } \
+        >/tmp/gandengyan-nginx-install.log 2>&1; then
+        tail -n 20 /tmp/gandengyan-nginx-install.log >&2
+    fi
+fi
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x "$NGINX" ]; then
+    echo "No nginx, so tests/test_nginx.py will be skipped. Install it as root with:" \
+        "apt-get install -y nginx" >&2
+    in_ci && failed+=("nginx")
 fi
 
 step "ruff check ."

@@ -420,7 +420,7 @@ class SeatClient:
         if self.listening is not None:
             try:
                 await asyncio.wait_for(self.listening, timeout=5)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 self.listening.cancel()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta, timezone
+from datetime import UTC, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -195,7 +195,7 @@ def test_the_day_ends_at_midnight_in_shanghai(make_player, clock, settings) -> N
     with pytest.raises(ReliefRefused):
         relief_claim(user=user)
     midnight = clock.shanghai(2026, 3, 2, 0, 0)
-    assert midnight.astimezone(timezone.utc).day == 1  # still 1 March in UTC
+    assert midnight.astimezone(UTC).day == 1  # still 1 March in UTC
     relief_claim(user=user)  # but a new day in Shanghai
     _drain(user)
     relief_claim(user=user)
