@@ -16,6 +16,7 @@ so and stays away. Any other close (daphne stopping drops the socket, which the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -64,8 +66,16 @@ logger = logging.getLogger(__name__)
 
 #: A table intent is a few hundred bytes; anything much larger is not one.
 MAX_MESSAGE_BYTES = 4096
+#: An intent nests two levels deep (its ``HEADERS``, a move's action); JSON nested far deeper is
+#: refused before it is parsed, since parsing a thousand levels overflows Python's stack.
+MAX_NESTING = 8
+#: Any text of a JSON string, so that the brackets in it are not counted as nesting.
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+JSON_BRACKET = re.compile(r"[\[\]{}]")
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
+#: A handler failed: the page reconnects, and the new socket starts afresh.
+CLOSE_FAILED = 1011
 
 
 #: A client's id for an action: random, long enough not to collide, short enough to store.
@@ -119,6 +129,21 @@ def language_of(scope: Mapping[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
+def too_deep(text: str) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects more than ``MAX_NESTING`` deep.
+
+    A real intent opens a few brackets at most, so the count of opening brackets settles it
+    without a scan; otherwise the brackets outside strings are followed."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    depth = 0
+    for bracket in JSON_BRACKET.findall(JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_NESTING:
+            return True
+    return False
+
+
 def parse_intent(text: str | None) -> dict[str, Any]:
     """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "move": {...},
     "version": ..., "id": ..., "phrase": ...}`` (``move``: an ``act``'s action, or the start
@@ -130,7 +155,7 @@ def parse_intent(text: str | None) -> dict[str, Any]:
     the same action on the same view (a double click, a resend after a reconnect). Raises
     ``Refused`` for anything else.
     """
-    if text is None or len(text.encode()) > MAX_MESSAGE_BYTES:
+    if text is None or len(text.encode()) > MAX_MESSAGE_BYTES or too_deep(text):
         raise Refused("bad_action")
     try:
         data = json.loads(text)
@@ -154,6 +179,8 @@ def parse_intent(text: str | None) -> dict[str, Any]:
         raise Refused("bad_action")
     move = data.get("move")
     if isinstance(move, str):
+        if too_deep(move):
+            raise Refused("bad_action")
         try:
             move = json.loads(move)
         except ValueError:
@@ -207,7 +234,38 @@ class TableConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # Channels would end the socket without ``disconnect``: the group would keep
+            # sending to a dead channel and the watch would go on reading the table.
+            logger.exception("the socket of table %s failed", getattr(self, "table_id", None))
+            await self._end()
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await self.close(code=CLOSE_FAILED)
+            raise StopConsumer from None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # However the socket ends (the client leaves, the server cancels it as it stops, a
+        # failure), it leaves the group and stops its work.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await asyncio.shield(self._end())
+
+    async def _end(self) -> None:
+        """Stop the watch and leave the table's group; once, however often it is called."""
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.cancel()
+        group, self.group = self.group, None
+        if group is not None:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # the layer's own expiry drops the member in the end
+                logger.exception("could not leave the group of table %s", self.table_id)
 
     @property
     def user(self) -> User:
@@ -232,8 +290,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         rendered = await self._render()
         if rendered is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+            await self._end()
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.frame, self.version = rendered
@@ -248,10 +305,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 logger.exception("could not record a spectator of table %s", self.table_id)
 
     async def disconnect(self, code: int) -> None:
-        if self.watch is not None:
-            self.watch.cancel()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._end()
 
     async def _watch_a_quiet_table(self) -> None:
         """After ``TABLE_RESYNC_SECONDS`` without a frame, look at the table's version and send
