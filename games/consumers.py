@@ -7,8 +7,9 @@ then sends its own player's frame (a spectator's, or one in another language, re
 the whole table with its version, so a frame never holds another seat's cards and a client that
 missed a frame is whole again with the next one.
 
-Close codes: 4401 not signed in and 4404 no table this user may see, after which the page says
-so and stays away. Any other close (daphne stopping drops the socket, which the browser reports as
+Close codes: 4401 not signed in, 4404 no table this user may see, and 4429 one socket too many
+(the user's, or the table's spectators', ``socket_limits``), after which the page says so and
+stays away. Any other close (daphne stopping drops the socket, which the browser reports as
 1006; a crash in a handler closes with 1011) is followed by a reconnect with growing pauses from
 ``static/js/table.js``, and the new socket's first frame is the current table.
 """
@@ -33,6 +34,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation.trans_real import (
     get_supported_language_variant,
     parse_accept_lang_header,
@@ -46,6 +48,7 @@ from .frames import (
     render_notice,
     render_prompt,
 )
+from .lru import LruCache
 from .models import Table
 from .phrases import BY_ID as PHRASES
 from .presentation import presentation_for
@@ -60,7 +63,13 @@ from .selectors import (
 
 if TYPE_CHECKING:
     from accounts.models import User
-from .socket_limits import Warnings, message_allowed
+from .socket_limits import (
+    Warnings,
+    message_allowed,
+    place_take,
+    places_free,
+    places_renew,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +85,14 @@ CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
 #: A handler failed: the page reconnects, and the new socket starts afresh.
 CLOSE_FAILED = 1011
+#: Too many sockets: the user's (``TABLE_SOCKETS_PER_USER``) or the table's spectators'
+#: (``TABLE_SPECTATORS_MAX``). The page shows the message sent just before and stays away.
+CLOSE_TOO_MANY = 4429
+
+#: Spectators' frames of public tables, rendered by the first spectator socket of this process
+#: that needs one and shared with the others: ``(event loop, table, version, language)`` to the
+#: render (a spectator's frame is the same for every spectator).
+_spectator_frames: LruCache[asyncio.Future[tuple[str, str] | None]] = LruCache(256)
 
 
 #: A client's id for an action: random, long enough not to collide, short enough to store.
@@ -225,6 +242,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     version: str = ""
     quiet_since: float = 0.0
     watch: asyncio.Task[None] | None = None
+    # The keys of the places this socket holds among the open sockets (``socket_limits``).
+    places: list[str]
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to its own thread before every handler to close that thread's stale
@@ -266,6 +285,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(group, self.channel_name)
             except Exception:  # the layer's own expiry drops the member in the end
                 logger.exception("could not leave the group of table %s", self.table_id)
+        places, self.places = getattr(self, "places", []), []
+        if places:
+            try:
+                await self._places_free(places)
+            except Exception:  # they expire by themselves
+                logger.exception("could not free the places of a socket of table %s", self.table_id)
 
     @property
     def user(self) -> User:
@@ -280,10 +305,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = language_of(self.scope)
         self.applied: deque[str] = deque(maxlen=APPLIED_IDS_KEPT)
         self.warnings = Warnings()
+        self.places = []
         user = self.scope.get("user")
         await self.accept()
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        if not await self._place_take(f"user:{user.pk}", settings.TABLE_SOCKETS_PER_USER):
+            await self._refuse_too_many(gettext_noop("You have too many table pages open."))
             return
         # Join the group before the first render, so no change can fall between them.
         self.group = services.table_group_name(self.table_id)
@@ -294,6 +323,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.frame, self.version = rendered
+        if (
+            self.seen is not None
+            and self.seen[1] is None
+            and not await self._place_take(
+                f"spectators:{self.table_id}", settings.TABLE_SPECTATORS_MAX
+            )
+        ):
+            await self._refuse_too_many(
+                gettext_noop("This table has all the spectators it can take.")
+            )
+            return
         await self.send(text_data=self.frame)
         self.quiet_since = time.monotonic()
         self.watch = asyncio.create_task(self._watch_a_quiet_table())
@@ -307,6 +347,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         await self._end()
 
+    async def _refuse_too_many(self, message: str) -> None:
+        """Close with ``CLOSE_TOO_MANY`` after the words the page shows for it (``message``,
+        in English: said in the socket's language)."""
+        with translation.override(self.language):
+            text = format_html(
+                '<p id="connection-busy-text" hx-swap-oob="true"><strong>{}</strong></p>',
+                gettext(message),
+            )
+        await self._end()
+        await self.send(text_data=text)
+        await self.close(code=CLOSE_TOO_MANY)
+
     async def _watch_a_quiet_table(self) -> None:
         """After ``TABLE_RESYNC_SECONDS`` without a frame, look at the table's version and send
         a fresh frame if it moved on: a process that dies between a commit and its broadcast
@@ -314,6 +366,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         while True:
             wait = settings.TABLE_RESYNC_SECONDS
             await asyncio.sleep(max(0.0, self.quiet_since + wait - time.monotonic()))
+            try:
+                await self._places_renew()
+            except Exception:  # the next look tries again, well before the places expire
+                logger.exception("could not renew a socket's places at table %s", self.table_id)
             if time.monotonic() - self.quiet_since < wait:
                 continue  # a frame went out meanwhile
             self.quiet_since = time.monotonic()
@@ -351,7 +407,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             same_game = self.rows is not None and (
                 self.rows.game is not None and self.rows.game.pk == event.get("game")
             )
-            rendered = await self._render(reuse_table=moved and same_game)
+            version = event.get("version")
+            if (
+                self.seen is not None
+                and self.seen[1] is None
+                and not self.seen[0].is_private
+                and isinstance(version, str)
+            ):
+                rendered = await self._spectator_frame(version, reuse_table=moved and same_game)
+            else:
+                rendered = await self._render(reuse_table=moved and same_game)
             if rendered is None:  # no longer allowed to see the table (a private table closed)
                 await self.close(code=CLOSE_NO_TABLE)
                 return
@@ -365,6 +430,32 @@ class TableConsumer(AsyncWebsocketConsumer):
         bubble = await self._chat_bubble(event)
         if bubble:
             await self.send(text_data=bubble)
+
+    async def _spectator_frame(self, version: str, reuse_table: bool) -> tuple[str, str] | None:
+        """A spectator's frame of the table at ``version`` or later: rendered once in this
+        process for every spectator socket of a public table (anyone signed in may watch it,
+        so the frame is the same for all of them), by the first that needs it."""
+        loop = asyncio.get_running_loop()
+        key = (loop, self.table_id, version, self.language)
+        shared = _spectator_frames.get(key)
+        if shared is not None:
+            rendered = await asyncio.shield(shared)
+            if rendered is not None:
+                if not reuse_table:
+                    self.rows = None  # the table changed: the next render reads it again
+                return rendered
+            # The first render failed or found no table: this socket reads for itself.
+            return await self._render(reuse_table=reuse_table)
+        shared = loop.create_future()
+        _spectator_frames.put(key, shared)
+        try:
+            rendered = await self._render(reuse_table=reuse_table)
+        except BaseException:
+            _spectator_frames.pop(key)
+            shared.set_result(None)
+            raise
+        shared.set_result(rendered)
+        return rendered
 
     def _newest(self, frame: str, version: str) -> str:
         """``frame``, which shows ``version``, unless this socket sent a newer one already.
@@ -467,6 +558,22 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
             return render_frame_and_version(table=table, seat=seat, rows=self.rows)
+
+    @in_pool_thread
+    def _place_take(self, kind: str, capacity: int) -> bool:
+        """Whether this socket got one of the ``capacity`` places of ``kind``."""
+        key = place_take(kind=kind, capacity=capacity, owner=self.channel_name)
+        if key is not None:
+            self.places.append(key)
+        return key is not None
+
+    @in_pool_thread
+    def _places_renew(self) -> None:
+        places_renew(list(self.places), self.channel_name)
+
+    @in_pool_thread
+    def _places_free(self, places: list[str]) -> None:
+        places_free(places, self.channel_name)
 
     @in_pool_thread
     def _record_watching(self) -> None:

@@ -1,4 +1,5 @@
-"""How many messages a signed-in user may send to the live tables.
+"""How many messages a signed-in user may send to the live tables, and how many sockets may be
+open at once.
 
 A person clicks a few times a second at most; a script that floods a table's socket only costs
 the server work. Each worker process counts the messages of its own sockets, per user (all of
@@ -10,6 +11,15 @@ The windows are counted here as ``limits``' moving window counts them (a message
 window that lets it through), without its in-memory storage: that storage starts a thread every
 10 ms to expire old entries while it holds any, which on a busy worker's event loop cost more
 than counting.
+
+Open sockets are counted in the cache, which every worker shares when it is Redis: a user may
+have ``TABLE_SOCKETS_PER_USER`` table sockets (tabs, at any tables), and a table
+``TABLE_SPECTATORS_MAX`` spectators' sockets. Each open socket holds one numbered place, a key
+added only if absent (atomic on Redis and in memory alike), that expires after
+``TABLE_SOCKET_SLOT_SECONDS`` unless the socket renews it. A shared counter would do with one
+key, but its expiry is renewed by every live socket: the counts of a killed worker's sockets
+would then never expire while the table has other spectators. A place of its own expires with
+the socket that held it.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ import time
 from bisect import bisect_right
 
 from django.conf import settings
+from django.core.cache import cache
 from limits import RateLimitItem, parse_many
 
 WARNING_INTERVAL = 1.0
@@ -87,6 +98,35 @@ class Warnings:
             return False
         self.last = now
         return True
+
+
+def place_take(*, kind: str, capacity: int, owner: str) -> str | None:
+    """One of the ``capacity`` places of ``kind`` (``"user:7"``, ``"spectators:12"``) for
+    ``owner`` (a socket's channel name): its key, or None when all are held."""
+    keys = [f"table-sockets:{kind}:{number}" for number in range(capacity)]
+    held = cache.get_many(keys)
+    timeout = settings.TABLE_SOCKET_SLOT_SECONDS
+    for key in keys:
+        # Another worker may take a free place between the read and the add: the add fails.
+        if key not in held and cache.add(key, owner, timeout=timeout):
+            return key
+    return None
+
+
+def places_renew(keys: list[str], owner: str) -> None:
+    """Keep ``owner``'s places for another ``TABLE_SOCKET_SLOT_SECONDS``; one that expired
+    meanwhile is taken again if still free."""
+    timeout = settings.TABLE_SOCKET_SLOT_SECONDS
+    for key in keys:
+        if not cache.touch(key, timeout=timeout):
+            cache.add(key, owner, timeout=timeout)
+
+
+def places_free(keys: list[str], owner: str) -> None:
+    """Give back ``owner``'s places (one that expired and went to another socket stays)."""
+    for key in keys:
+        if cache.get(key) == owner:
+            cache.delete(key)
 
 
 def reset() -> None:

@@ -13,9 +13,10 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.test import override_settings
 
 from accounts.models import User
-from games import services
+from games import consumers, services, socket_limits
 from games.models import Game, Room, Table
 from tests.games.helpers import make_player, make_room, start_from_position
 from tests.games.live import connect, current_version, intent, receive_frames_until
@@ -204,3 +205,100 @@ async def test_the_group_in_redis_holds_no_dead_socket_after_crashes(
             assert await client.zcard(key) == 0
     finally:
         await client.aclose()
+
+
+# Too many sockets ---------------------------------------------------------------------------------
+
+
+async def _refused(user: User, table_id: int) -> str:
+    """Open a socket that must be refused as one too many; the words the page shows."""
+    socket = await connect(user, table_id, language="en")
+    told = await socket.receive_output(timeout=10)
+    assert told["type"] == "websocket.send" and 'id="connection-busy-text"' in told["text"], told
+    assert await socket.receive_output(timeout=10) == {"type": "websocket.close", "code": 4429}
+    await socket.disconnect()  # as the server does once the close is done
+    return str(told["text"])
+
+
+def _count_renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, str]]:
+    """Record the seat and version of every frame the sockets render (and render it)."""
+    renders: list[tuple[int | None, str]] = []
+    render = consumers.render_frame_and_version
+
+    def counted(**kwargs: Any) -> tuple[str, str]:
+        frame, version = render(**kwargs)
+        renders.append((kwargs["seat"], version))
+        return frame, version
+
+    monkeypatch.setattr(consumers, "render_frame_and_version", counted)
+    return renders
+
+
+@override_settings(TABLE_SOCKETS_PER_USER=5, TABLE_SPECTATORS_MAX=8)
+async def test_one_account_cannot_flood_a_table_with_sockets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One account opens spectator sockets on a busy table until refused; other accounts fill
+    the spectators' places. The refused get 4429 and words that say why; the spectators' frame
+    of each move is rendered once for all of them; another table's move is answered."""
+    users, table, game = await _three_at_a_table()
+    room = await Room.objects.aget(pk=table.room_id)
+    others = [await database_sync_to_async(make_player)(name) for name in ("d", "e", "f")]
+    other_table, _other_game = await database_sync_to_async(_table)(room, others)
+    flooder = await database_sync_to_async(make_player)("flood")
+    watchers = [await database_sync_to_async(make_player)(f"w{n}") for n in range(4)]
+
+    flood = [await _opened(flooder, table.pk, None) for _ in range(5)]
+    for _ in range(3):
+        assert "too many table pages" in await _refused(flooder, table.pk)
+    # The account's cap counts its sockets at every table.
+    assert "too many table pages" in await _refused(flooder, other_table.pk)
+    crowd = [await _opened(watcher, table.pk, None) for watcher in watchers[:3]]
+    assert "all the spectators" in await _refused(watchers[3], table.pk)
+    # Players are not spectators: every seat still connects.
+    players = [await _opened(user, table.pk, seat) for seat, user in enumerate(users)]
+    assert await _members(table.pk) == 5 + 3 + 3
+
+    renders = _count_renders(monkeypatch)
+    version = await _version(table.pk)
+    await players[0].send_to(text_data=intent("play", cards=["3s"], version=version))
+    after = await _moved_on(table.pk, version)
+    for socket in [*flood, *crowd]:
+        await receive_frames_until(socket, seat=None, version=after)
+    spectators_renders = [render for render in renders if render[0] is None]
+    assert spectators_renders == [(None, after)]  # once for the eight spectators
+
+    # Meanwhile another table plays on.
+    mover = await _opened(others[0], other_table.pk, 0)
+    other_version = await _version(other_table.pk)
+    await mover.send_to(text_data=intent("play", cards=["3s"], version=other_version))
+    await receive_frames_until(
+        mover, seat=0, version=await _moved_on(other_table.pk, other_version)
+    )
+
+    # A socket closed gives its place back.
+    await flood.pop().disconnect()
+    flood.append(await _opened(flooder, table.pk, None))
+    for socket in [*flood, *crowd, *players, mover]:
+        await socket.disconnect()
+    assert await _members(table.pk) == 0
+
+
+async def test_the_places_of_sockets_that_died_with_their_worker_expire() -> None:
+    """A killed worker frees nothing: its sockets' places (here taken directly, as its sockets
+    took them) expire; a live socket renews its own as it watches the table."""
+    users, table, game = await _three_at_a_table()
+    with override_settings(
+        TABLE_SOCKETS_PER_USER=1, TABLE_SOCKET_SLOT_SECONDS=1, TABLE_RESYNC_SECONDS=0.2
+    ):
+        dead = await database_sync_to_async(socket_limits.place_take)(
+            kind=f"user:{users[0].pk}", capacity=1, owner="a socket of a killed worker"
+        )
+        assert dead is not None
+        assert "too many table pages" in await _refused(users[0], table.pk)
+        await asyncio.sleep(1.2)
+        socket = await _opened(users[0], table.pk, 0)
+        await asyncio.sleep(1.5)  # past the place's life: renewed
+        assert "too many table pages" in await _refused(users[0], table.pk)
+        await socket.disconnect()
+        await _opened(users[0], table.pk, 0)
