@@ -64,6 +64,7 @@ from .selectors import (
 if TYPE_CHECKING:
     from accounts.models import User
 from .socket_limits import (
+    MovingWindows,
     Warnings,
     message_allowed,
     place_take,
@@ -244,6 +245,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     watch: asyncio.Task[None] | None = None
     # The keys of the places this socket holds among the open sockets (``socket_limits``).
     places: list[str]
+
+    def __init__(self, *args: Any, windows: MovingWindows | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The windows this process counts its users' messages in (a test gives each of its
+        # simulated workers its own); None: the process's.
+        self.windows = windows
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to its own thread before every handler to close that thread's stale
@@ -485,7 +492,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
-        if not message_allowed(self.user.pk):
+        if not await message_allowed(self.user.pk, self.windows):
             if self.warnings.due():
                 await self.send(text_data=await self._refusal(Refused("too_fast")))
             return

@@ -210,7 +210,8 @@ READY_SECONDS = env.int("READY_SECONDS", default=30)
 # process runs one, started by the first table socket; `manage.py run_tables` runs it alone.
 TABLE_RUNNER_IN_PROCESS = env.bool("TABLE_RUNNER_IN_PROCESS", default=True)
 TABLE_RUNNER_INTERVAL_SECONDS = env.float("TABLE_RUNNER_INTERVAL_SECONDS", default=0.25)
-# Messages a user may send to the table sockets (games.socket_limits).
+# Messages a user may send to the table sockets, counted across workers when the cache is Redis
+# (games.socket_limits).
 TABLE_MESSAGE_RATE = env.str("TABLE_MESSAGE_RATE", default="10/second;100/minute")
 # A table socket that has sent nothing for this long looks at the table again (games.consumers).
 TABLE_RESYNC_SECONDS = env.float("TABLE_RESYNC_SECONDS", default=15.0)

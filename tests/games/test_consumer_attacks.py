@@ -14,12 +14,19 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import override_settings
+from limits import parse_many
 
 from accounts.models import User
 from games import consumers, services, socket_limits
 from games.models import Game, Room, Table
 from tests.games.helpers import make_player, make_room, start_from_position
-from tests.games.live import connect, current_version, intent, receive_frames_until
+from tests.games.live import (
+    connect,
+    current_version,
+    intent,
+    receive_frames_until,
+    session_cookie,
+)
 
 pytestmark = [
     pytest.mark.asyncio,
@@ -302,3 +309,72 @@ async def test_the_places_of_sockets_that_died_with_their_worker_expire() -> Non
         assert "too many table pages" in await _refused(users[0], table.pk)
         await socket.disconnect()
         await _opened(users[0], table.pk, 0)
+
+
+# Message limits across workers ----------------------------------------------------------------
+
+needs_redis_cache = pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"),
+    reason="needs REDIS_URL: without it the cache is this process's memory (one worker)",
+)
+
+
+def _worker() -> Any:
+    """The table sockets of a worker process of their own, as far as message limits go: its
+    own in-process windows, the run's cache (Redis: shared with every other worker)."""
+    from channels.auth import AuthMiddlewareStack
+    from channels.routing import URLRouter
+    from django.urls import path
+
+    consumer = consumers.TableConsumer.as_asgi(windows=socket_limits.MovingWindows())
+    return AuthMiddlewareStack(URLRouter([path("ws/tables/<int:table_id>/", consumer)]))
+
+
+async def _connect_to(worker: Any, user: User, table_id: int) -> WebsocketCommunicator:
+    cookie = await database_sync_to_async(session_cookie)(user)
+    socket = WebsocketCommunicator(
+        worker,
+        f"/ws/tables/{table_id}/",
+        headers=[(b"cookie", f"django_language=zh-hans; sessionid={cookie}".encode())],
+    )
+    connected, _code = await socket.connect(timeout=10)
+    assert connected
+    await receive_frames_until(socket, seat=1, version=await _version(table_id))
+    return socket
+
+
+@needs_redis_cache
+async def test_a_user_on_two_workers_gets_one_budget_of_messages() -> None:
+    """Two tabs of one player, each on its own worker: the 5 messages a minute are counted
+    across both, not 5 on each."""
+    users, table, game = await _three_at_a_table()
+    first = await _connect_to(_worker(), users[1], table.pk)
+    second = await _connect_to(_worker(), users[1], table.pk)
+    version = await _version(table.pk)
+    out_of_turn = intent("play", cards=["6h"], version=version)
+    with override_settings(TABLE_MESSAGE_RATE="5/minute"):
+        for _ in range(3):
+            await first.send_to(text_data=out_of_turn)
+            assert "还没轮到你" in await first.receive_from(timeout=10)
+        for _ in range(5):
+            await second.send_to(text_data=out_of_turn)
+        texts = [await second.receive_from(timeout=10) for _ in range(3)]
+        assert await second.receive_nothing(timeout=0.3)
+        await first.send_to(text_data=out_of_turn)
+        assert "太频繁" in await first.receive_from(timeout=10)
+    assert ["还没轮到你" in text for text in texts] == [True, True, False]
+    assert "太频繁" in texts[2]
+    for socket in (first, second):
+        await socket.disconnect()
+
+
+@needs_redis_cache
+async def test_the_shared_windows_are_moving_windows() -> None:
+    shared = socket_limits.shared_windows()
+    assert shared is not None
+    rates = parse_many("3/second;5/minute")
+    hits = [await shared.hit(41, rates, now) for now in (100.0, 100.1, 100.2, 100.5)]
+    assert hits == [True, True, True, False]
+    assert await shared.hit(41, rates, 101.05)  # the first left the second's window
+    assert not await shared.hit(41, rates, 102.0)  # five in the minute
+    assert await shared.hit(42, rates, 102.0)  # another user's own windows
