@@ -359,7 +359,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         in English: said in the socket's language)."""
         with translation.override(self.language):
             text = format_html(
-                '<p id="connection-busy-text" hx-swap-oob="true"><strong>{}</strong></p>',
+                '<strong id="connection-busy-text" hx-swap-oob="true">{}</strong>',
                 gettext(message),
             )
         await self._end()
