@@ -568,8 +568,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     @in_pool_thread
     def _place_take(self, kind: str, capacity: int) -> bool:
-        """Whether this socket got one of the ``capacity`` places of ``kind``."""
-        key = place_take(kind=kind, capacity=capacity, owner=self.channel_name)
+        """Whether this socket got one of the ``capacity`` places of ``kind``; True without
+        one when the cache does not answer, which must not keep everyone from the tables."""
+        try:
+            key = place_take(kind=kind, capacity=capacity, owner=self.channel_name)
+        except Exception:
+            logger.exception("could not count the sockets of %s", kind)
+            return True
         if key is not None:
             self.places.append(key)
         return key is not None

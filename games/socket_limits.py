@@ -129,7 +129,10 @@ class SharedWindows:
         if script is None:
             import redis.asyncio
 
-            client = redis.asyncio.Redis.from_url(self.url)
+            # A message waits for the count: not for long, if Redis hangs.
+            client = redis.asyncio.Redis.from_url(
+                self.url, socket_timeout=2, socket_connect_timeout=2
+            )
             script = self.clients[loop] = client.register_script(self.SCRIPT)
         return script
 
