@@ -7,8 +7,9 @@ then sends its own player's frame (a spectator's, or one in another language, re
 the whole table with its version, so a frame never holds another seat's cards and a client that
 missed a frame is whole again with the next one.
 
-Close codes: 4401 not signed in and 4404 no table this user may see, after which the page says
-so and stays away. Any other close (daphne stopping drops the socket, which the browser reports as
+Close codes: 4401 not signed in, 4404 no table this user may see, and 4429 one socket too many
+(the user's, or the table's spectators', ``socket_limits``), after which the page says so and
+stays away. Any other close (daphne stopping drops the socket, which the browser reports as
 1006; a crash in a handler closes with 1011) is followed by a reconnect with growing pauses from
 ``static/js/table.js``, and the new socket's first frame is the current table.
 """
@@ -16,6 +17,7 @@ so and stays away. Any other close (daphne stopping drops the socket, which the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -27,10 +29,12 @@ from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation.trans_real import (
     get_supported_language_variant,
     parse_accept_lang_header,
@@ -44,6 +48,7 @@ from .frames import (
     render_notice,
     render_prompt,
 )
+from .lru import LruCache
 from .models import Table
 from .phrases import BY_ID as PHRASES
 from .presentation import presentation_for
@@ -58,14 +63,37 @@ from .selectors import (
 
 if TYPE_CHECKING:
     from accounts.models import User
-from .socket_limits import Warnings, message_allowed
+from .socket_limits import (
+    MovingWindows,
+    Warnings,
+    message_allowed,
+    place_take,
+    places_free,
+    places_renew,
+)
 
 logger = logging.getLogger(__name__)
 
 #: A table intent is a few hundred bytes; anything much larger is not one.
 MAX_MESSAGE_BYTES = 4096
+#: An intent nests two levels deep (its ``HEADERS``, a move's action); JSON nested far deeper is
+#: refused before it is parsed, since parsing a thousand levels overflows Python's stack.
+MAX_NESTING = 8
+#: Any text of a JSON string, so that the brackets in it are not counted as nesting.
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+JSON_BRACKET = re.compile(r"[\[\]{}]")
 CLOSE_NOT_SIGNED_IN = 4401
 CLOSE_NO_TABLE = 4404
+#: A handler failed: the page reconnects, and the new socket starts afresh.
+CLOSE_FAILED = 1011
+#: Too many sockets: the user's (``TABLE_SOCKETS_PER_USER``) or the table's spectators'
+#: (``TABLE_SPECTATORS_MAX``). The page shows the message sent just before and stays away.
+CLOSE_TOO_MANY = 4429
+
+#: Spectators' frames of public tables, rendered by the first spectator socket of this process
+#: that needs one and shared with the others: ``(event loop, table, version, language)`` to the
+#: render (a spectator's frame is the same for every spectator).
+_spectator_frames: LruCache[asyncio.Future[tuple[str, str] | None]] = LruCache(256)
 
 
 #: A client's id for an action: random, long enough not to collide, short enough to store.
@@ -119,6 +147,21 @@ def language_of(scope: Mapping[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
+def too_deep(text: str) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects more than ``MAX_NESTING`` deep.
+
+    A real intent opens a few brackets at most, so the count of opening brackets settles it
+    without a scan; otherwise the brackets outside strings are followed."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return False
+    depth = 0
+    for bracket in JSON_BRACKET.findall(JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_NESTING:
+            return True
+    return False
+
+
 def parse_intent(text: str | None) -> dict[str, Any]:
     """A client's message as ``{"action": ..., "cards": "3s 4h", "as": ..., "move": {...},
     "version": ..., "id": ..., "phrase": ...}`` (``move``: an ``act``'s action, or the start
@@ -130,7 +173,7 @@ def parse_intent(text: str | None) -> dict[str, Any]:
     the same action on the same view (a double click, a resend after a reconnect). Raises
     ``Refused`` for anything else.
     """
-    if text is None or len(text.encode()) > MAX_MESSAGE_BYTES:
+    if text is None or len(text.encode()) > MAX_MESSAGE_BYTES or too_deep(text):
         raise Refused("bad_action")
     try:
         data = json.loads(text)
@@ -154,6 +197,8 @@ def parse_intent(text: str | None) -> dict[str, Any]:
         raise Refused("bad_action")
     move = data.get("move")
     if isinstance(move, str):
+        if too_deep(move):
+            raise Refused("bad_action")
         try:
             move = json.loads(move)
         except ValueError:
@@ -198,6 +243,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     version: str = ""
     quiet_since: float = 0.0
     watch: asyncio.Task[None] | None = None
+    # The keys of the places this socket holds among the open sockets (``socket_limits``).
+    places: list[str]
+
+    def __init__(self, *args: Any, windows: MovingWindows | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The windows this process counts its users' messages in (a test gives each of its
+        # simulated workers its own); None: the process's.
+        self.windows = windows
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels hops to its own thread before every handler to close that thread's stale
@@ -207,7 +260,44 @@ class TableConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            # Channels would end the socket without ``disconnect``: the group would keep
+            # sending to a dead channel and the watch would go on reading the table.
+            logger.exception("the socket of table %s failed", getattr(self, "table_id", None))
+            await self._end()
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await self.close(code=CLOSE_FAILED)
+            raise StopConsumer from None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # However the socket ends (the client leaves, the server cancels it as it stops, a
+        # failure), it leaves the group and stops its work.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await asyncio.shield(self._end())
+
+    async def _end(self) -> None:
+        """Stop the watch and leave the table's group; once, however often it is called."""
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.cancel()
+        group, self.group = self.group, None
+        if group is not None:
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # the layer's own expiry drops the member in the end
+                logger.exception("could not leave the group of table %s", self.table_id)
+        places, self.places = getattr(self, "places", []), []
+        if places:
+            try:
+                await self._places_free(places)
+            except Exception:  # they expire by themselves
+                logger.exception("could not free the places of a socket of table %s", self.table_id)
 
     @property
     def user(self) -> User:
@@ -222,21 +312,35 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = language_of(self.scope)
         self.applied: deque[str] = deque(maxlen=APPLIED_IDS_KEPT)
         self.warnings = Warnings()
+        self.places = []
         user = self.scope.get("user")
         await self.accept()
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        if not await self._place_take(f"user:{user.pk}", settings.TABLE_SOCKETS_PER_USER):
+            await self._refuse_too_many(gettext_noop("You have too many table pages open."))
             return
         # Join the group before the first render, so no change can fall between them.
         self.group = services.table_group_name(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         rendered = await self._render()
         if rendered is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+            await self._end()
             await self.close(code=CLOSE_NO_TABLE)
             return
         self.frame, self.version = rendered
+        if (
+            self.seen is not None
+            and self.seen[1] is None
+            and not await self._place_take(
+                f"spectators:{self.table_id}", settings.TABLE_SPECTATORS_MAX
+            )
+        ):
+            await self._refuse_too_many(
+                gettext_noop("This table has all the spectators it can take.")
+            )
+            return
         await self.send(text_data=self.frame)
         self.quiet_since = time.monotonic()
         self.watch = asyncio.create_task(self._watch_a_quiet_table())
@@ -248,10 +352,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 logger.exception("could not record a spectator of table %s", self.table_id)
 
     async def disconnect(self, code: int) -> None:
-        if self.watch is not None:
-            self.watch.cancel()
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._end()
+
+    async def _refuse_too_many(self, message: str) -> None:
+        """Close with ``CLOSE_TOO_MANY`` after the words the page shows for it (``message``,
+        in English: said in the socket's language)."""
+        with translation.override(self.language):
+            text = format_html(
+                '<strong id="connection-busy-text" hx-swap-oob="true">{}</strong>',
+                gettext(message),
+            )
+        await self._end()
+        await self.send(text_data=text)
+        await self.close(code=CLOSE_TOO_MANY)
 
     async def _watch_a_quiet_table(self) -> None:
         """After ``TABLE_RESYNC_SECONDS`` without a frame, look at the table's version and send
@@ -260,6 +373,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         while True:
             wait = settings.TABLE_RESYNC_SECONDS
             await asyncio.sleep(max(0.0, self.quiet_since + wait - time.monotonic()))
+            try:
+                await self._places_renew()
+            except Exception:  # the next look tries again, well before the places expire
+                logger.exception("could not renew a socket's places at table %s", self.table_id)
             if time.monotonic() - self.quiet_since < wait:
                 continue  # a frame went out meanwhile
             self.quiet_since = time.monotonic()
@@ -297,7 +414,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             same_game = self.rows is not None and (
                 self.rows.game is not None and self.rows.game.pk == event.get("game")
             )
-            rendered = await self._render(reuse_table=moved and same_game)
+            version = event.get("version")
+            if (
+                self.seen is not None
+                and self.seen[1] is None
+                and not self.seen[0].is_private
+                and isinstance(version, str)
+            ):
+                rendered = await self._spectator_frame(version, reuse_table=moved and same_game)
+            else:
+                rendered = await self._render(reuse_table=moved and same_game)
             if rendered is None:  # no longer allowed to see the table (a private table closed)
                 await self.close(code=CLOSE_NO_TABLE)
                 return
@@ -311,6 +437,32 @@ class TableConsumer(AsyncWebsocketConsumer):
         bubble = await self._chat_bubble(event)
         if bubble:
             await self.send(text_data=bubble)
+
+    async def _spectator_frame(self, version: str, reuse_table: bool) -> tuple[str, str] | None:
+        """A spectator's frame of the table at ``version`` or later: rendered once in this
+        process for every spectator socket of a public table (anyone signed in may watch it,
+        so the frame is the same for all of them), by the first that needs it."""
+        loop = asyncio.get_running_loop()
+        key = (loop, self.table_id, version, self.language)
+        shared = _spectator_frames.get(key)
+        if shared is not None:
+            rendered = await asyncio.shield(shared)
+            if rendered is not None:
+                if not reuse_table:
+                    self.rows = None  # the table changed: the next render reads it again
+                return rendered
+            # The first render failed or found no table: this socket reads for itself.
+            return await self._render(reuse_table=reuse_table)
+        shared = loop.create_future()
+        _spectator_frames.put(key, shared)
+        try:
+            rendered = await self._render(reuse_table=reuse_table)
+        except BaseException:
+            _spectator_frames.pop(key)
+            shared.set_result(None)
+            raise
+        shared.set_result(rendered)
+        return rendered
 
     def _newest(self, frame: str, version: str) -> str:
         """``frame``, which shows ``version``, unless this socket sent a newer one already.
@@ -340,7 +492,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.group is None:
             return
-        if not message_allowed(self.user.pk):
+        if not await message_allowed(self.user.pk, self.windows):
             if self.warnings.due():
                 await self.send(text_data=await self._refusal(Refused("too_fast")))
             return
@@ -413,6 +565,27 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
             return render_frame_and_version(table=table, seat=seat, rows=self.rows)
+
+    @in_pool_thread
+    def _place_take(self, kind: str, capacity: int) -> bool:
+        """Whether this socket got one of the ``capacity`` places of ``kind``; True without
+        one when the cache does not answer, which must not keep everyone from the tables."""
+        try:
+            key = place_take(kind=kind, capacity=capacity, owner=self.channel_name)
+        except Exception:
+            logger.exception("could not count the sockets of %s", kind)
+            return True
+        if key is not None:
+            self.places.append(key)
+        return key is not None
+
+    @in_pool_thread
+    def _places_renew(self) -> None:
+        places_renew(list(self.places), self.channel_name)
+
+    @in_pool_thread
+    def _places_free(self, places: list[str]) -> None:
+        places_free(places, self.channel_name)
 
     @in_pool_thread
     def _record_watching(self) -> None:

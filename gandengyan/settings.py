@@ -226,10 +226,18 @@ READY_SECONDS = env.int("READY_SECONDS", default=30)
 # process runs one, started by the first table socket; `manage.py run_tables` runs it alone.
 TABLE_RUNNER_IN_PROCESS = env.bool("TABLE_RUNNER_IN_PROCESS", default=True)
 TABLE_RUNNER_INTERVAL_SECONDS = env.float("TABLE_RUNNER_INTERVAL_SECONDS", default=0.25)
-# Messages a user may send to the table sockets of one worker (games.socket_limits).
+# Messages a user may send to the table sockets, counted across workers when the cache is Redis
+# (games.socket_limits).
 TABLE_MESSAGE_RATE = env.str("TABLE_MESSAGE_RATE", default="10/second;100/minute")
 # A table socket that has sent nothing for this long looks at the table again (games.consumers).
 TABLE_RESYNC_SECONDS = env.float("TABLE_RESYNC_SECONDS", default=15.0)
+# Open table sockets, counted in the cache across workers (games.socket_limits): per user (all
+# tables, all tabs) and spectators per table; more are refused with close code 4429. A socket
+# holds its place for TABLE_SOCKET_SLOT_SECONDS and renews it as it looks at a quiet table, so
+# the places of a killed worker's sockets free themselves; it must be well above the resync.
+TABLE_SOCKETS_PER_USER = env.int("TABLE_SOCKETS_PER_USER", default=5)
+TABLE_SPECTATORS_MAX = env.int("TABLE_SPECTATORS_MAX", default=50)
+TABLE_SOCKET_SLOT_SECONDS = env.float("TABLE_SOCKET_SLOT_SECONDS", default=60.0)
 # A player's move is made on the event loop of its socket on PostgreSQL (games.loop_moves).
 TABLE_MOVES_ON_LOOP = env.bool("TABLE_MOVES_ON_LOOP", default=True)
 TABLE_MOVES_PREPARED = env.bool("TABLE_MOVES_PREPARED", default=True)

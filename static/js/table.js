@@ -124,10 +124,13 @@
 
   // The connection. htmx's websocket extension reconnects by itself only after close codes
   // 1006, 1011, 1012 and 1013, so a clean close (a proxy's or the server's) would leave the page
-  // dead. The page reconnects after every close but the two that say the table is not for this
-  // user (4401, 4404), with growing pauses, and at once when the network or the tab comes back.
+  // dead. The page reconnects after every close but the ones that say the table is not for this
+  // user (4401, 4404) or that this socket is one too many (4429: the user's tabs or the table's
+  // spectators; the server's last message says which), with growing pauses, and at once when the
+  // network or the tab comes back.
   var CLOSE_SIGNED_OUT = 4401;
   var CLOSE_NO_TABLE = 4404;
+  var CLOSE_TOO_MANY = 4429;
   var RETRY_MAX_MS = 30000;
   // A reconnect that works within this time is not worth a banner over the table.
   var BANNER_AFTER_MS = 1500;
@@ -202,7 +205,7 @@
   }
 
   function isFinal(state) {
-    return state === "gone" || state === "signed-out";
+    return state === "gone" || state === "signed-out" || state === "busy";
   }
 
   function reconnectNow() {
@@ -252,6 +255,8 @@
       setConnection("gone");
     } else if (closed.code === CLOSE_SIGNED_OUT) {
       setConnection("signed-out");
+    } else if (closed.code === CLOSE_TOO_MANY) {
+      setConnection("busy");
     } else if (!isFinal(link.state)) {
       planReconnect();
     }

@@ -1,10 +1,18 @@
-"""The table sockets' message limits (games.socket_limits), counted in moving windows."""
+"""The table sockets' message limits (games.socket_limits), counted in moving windows, and the
+places that cap how many sockets are open."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from limits import parse_many
 
-from games.socket_limits import FORGET_EVERY, MovingWindows
+from games.socket_limits import (
+    FORGET_EVERY,
+    MovingWindows,
+    place_take,
+    places_free,
+    places_renew,
+)
 
 
 def test_a_window_lets_its_amount_through_then_refuses_until_the_first_leaves_it() -> None:
@@ -37,3 +45,23 @@ def test_windows_of_users_gone_quiet_are_forgotten() -> None:
     for number in range(FORGET_EVERY - 1):
         windows.hit(2, rates, 5.0 + number / 1000)
     assert {key[0] for key in windows.times} == {2}
+
+
+def test_sockets_take_numbered_places_until_none_is_left_and_give_back_their_own() -> None:
+    taken = [place_take(kind="user:7", capacity=3, owner=f"socket-{n}") for n in range(3)]
+    assert None not in taken and len(set(taken)) == 3
+    assert place_take(kind="user:7", capacity=3, owner="socket-3") is None
+    assert place_take(kind="user:8", capacity=3, owner="socket-3") is not None  # another user
+    places_free([str(taken[1])], "socket-0")  # not its place: nothing happens
+    assert place_take(kind="user:7", capacity=3, owner="socket-3") is None
+    places_free([str(taken[1])], "socket-1")
+    assert place_take(kind="user:7", capacity=3, owner="socket-3") == taken[1]
+
+
+def test_a_place_renewed_after_it_expired_is_taken_again_if_free() -> None:
+    key = place_take(kind="spectators:5", capacity=1, owner="socket-0")
+    assert key is not None
+    cache.delete(key)  # as if it expired
+    places_renew([key], "socket-0")
+    assert cache.get(key) == "socket-0"
+    assert place_take(kind="spectators:5", capacity=1, owner="socket-1") is None
