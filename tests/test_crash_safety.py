@@ -1,7 +1,8 @@
 """Crash safety on PostgreSQL: the processes that write (two daphne workers and two table
 runners, ``manage.py run_tables``) are killed with SIGKILL at random moments, one of them or all
 at once 1–3 s after the last restart, and started again while games are played, until 100 games
-have ended.
+have ended (``CRASH_GAMES``) and, when ``CRASH_KILL_MOMENTS`` asks for it, the server was killed
+at that many moments (``benchmarks/crash_safety.sh``: 100).
 Players on websockets reconnect to whichever worker answers and play on; bots and 托管 seats are
 played by the runners.
 
@@ -69,12 +70,16 @@ pytestmark = [
     pytest.mark.django_db(transaction=True, serialized_rollback=True),
 ]
 
-GAMES = 100
+# Play goes on until this many games have ended and the server was killed at this many moments
+# at least: the suite's run keeps to its games; benchmarks/crash_safety.sh asks for 100 moments.
+GAMES = int(os.environ.get("CRASH_GAMES", "100"))
+KILL_MOMENTS = int(os.environ.get("CRASH_KILL_MOMENTS", "0"))
 SEED = int(os.environ.get("CRASH_SEED", "20261130"))
 # A table where nothing happened for this long is stuck: the test stops and says which.
 STALL_SECONDS = 30
-# A backstop: seconds of play after which the test gives up (it takes about two minutes).
-TIME_LIMIT = 300
+# A backstop: seconds of play after which the test gives up (the suite's run takes about two
+# minutes; a kill moment comes every two seconds or so).
+TIME_LIMIT = max(300, 8 * KILL_MOMENTS)
 # The pace of the server: the bots' pause before a move and the runner's idle interval.
 BOT_PAUSE = "0.05"
 RUNNER_INTERVAL = "0.05"
@@ -462,8 +467,9 @@ def stuck_report(table: Table) -> str:
 
 
 async def play(server: Server, players: list[Player], rng: random.Random) -> float:
-    """Play under kills until ``GAMES`` games have ended; returns the seconds it took. Every
-    part of the server is killed at the end, for good. Fails when a table is stuck."""
+    """Play under kills until ``GAMES`` games have ended and ``KILL_MOMENTS`` kills came;
+    returns the seconds it took. Every part of the server is killed at the end, for good.
+    Fails when a table is stuck."""
     await asyncio.gather(*(asyncio.to_thread(server.start, part) for part in server.parts))
     started = time.monotonic()
     stop = asyncio.Event()
@@ -473,7 +479,9 @@ async def play(server: Server, players: list[Player], rng: random.Random) -> flo
         asyncio.create_task(player.run(server, database, stop)) for player in players
     ]
     try:
-        while (finished := await in_thread(finished_games)) < GAMES:
+        while (finished := await in_thread(finished_games)) < GAMES or (
+            server.moments < KILL_MOMENTS
+        ):
             assert time.monotonic() - started < TIME_LIMIT, f"{finished} games in {TIME_LIMIT} s"
             await asyncio.sleep(1)
             if killer.done():
@@ -548,6 +556,7 @@ def test_games_survive_the_server_being_killed_at_random_moments(
         record_testsuite_property(f"crash_safety_{name}", value)
     print(f"\ncrash safety: {json.dumps(figures)}")
     assert kills >= 10
+    assert server.moments > KILL_MOMENTS  # the last, for good, comes after the play
 
 
 def check_tables() -> None:
