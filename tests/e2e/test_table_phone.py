@@ -134,6 +134,8 @@ class PhoneTable(browser.BrowserTestCase):
         phone.goto(self.url("/rooms/novice/"))
         phone.get_by_role("button", name="开私人牌桌").click()
         expect(phone).to_have_url(re.compile(r".*/tables/\d+/$"))
+        # As a person would: once the page says it is connected.
+        expect(phone.locator("#connection")).to_have_attribute("data-state", "open")
         phone.locator('[data-action="bots"]').click()
         table = phone.locator("#table")
         expect(table).to_have_attribute("data-status", "playing", timeout=20_000)
