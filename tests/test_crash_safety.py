@@ -432,13 +432,14 @@ def finished_games() -> int:
 
 def stalled_tables(*, seconds: float) -> list[str]:
     """Tables where no game started or moved for ``seconds``: stuck, since every turn has a
-    deadline of at most ``TURN_SECONDS`` and every player asks for the next game at once."""
+    deadline of at most ``TURN_SECONDS`` and every player asks for the next game at once. A
+    closed table is not stuck: its players were away past ``READY_SECONDS`` (a long run)."""
     since = timezone.now() - timedelta(seconds=seconds)
     return [
         f"table {table.pk} ({table.status}, last change {table.last:%T}): {stuck_report(table)}"
-        for table in Table.objects.annotate(
-            last=Greatest(Max("games__started_at"), Max("games__events__created_at"))
-        ).filter(last__lt=since)
+        for table in Table.objects.exclude(status=Table.Status.CLOSED)
+        .annotate(last=Greatest(Max("games__started_at"), Max("games__events__created_at")))
+        .filter(last__lt=since)
     ]
 
 
