@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import PlayerMute, Room, TableMessage
 from tests.e2e import browser
-from tests.e2e.test_tables import make_player
+from tests.e2e.test_tables import make_player, open_private_table
 
 pytestmark = pytest.mark.e2e
 
@@ -43,13 +43,7 @@ class QuickPhrases(browser.BrowserTestCase):
         )
         host = self.page
         self.log_in(host, "dawei")
-        host.goto(self.url("/rooms/friends/"))
-        host.get_by_role("button", name="开私人牌桌").click()
-        expect(host).to_have_url(re.compile(r".*/tables/\d+/$"))
-        invite = host.locator("[data-invite-link]")
-        # The page's script makes the link whole once it runs.
-        expect(invite).to_have_value(re.compile(r"^http://.*/join/[\w-]+/$"))
-        link = invite.input_value()
+        link = open_private_table(self, host, "friends")
         phone = self.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
         self.log_in(phone, "erbao")
         phone.goto(link)

@@ -107,6 +107,17 @@ def take_turn(page: Page, *, use_hint: bool) -> None:
     wait_for_version_change(page, version)
 
 
+def open_private_table(test: browser.BrowserTestCase, host: Page, room: str) -> str:
+    """Open a private table of ``room`` as ``host`` (signed in) from the room's page; returns
+    its invitation link, once the page's script has made it whole."""
+    host.goto(test.url(f"/rooms/{room}/"))
+    host.get_by_role("button", name="开私人牌桌").click()
+    expect(host).to_have_url(re.compile(r".*/tables/\d+/$"))
+    invite = host.locator("[data-invite-link]")
+    expect(invite).to_have_value(re.compile(r"^http://.*/join/[\w-]+/$"))
+    return invite.input_value()
+
+
 def play_again(page: Page) -> None:
     """Press 再来一局 until the page shows the player ready (the button gone): a click that
     lands just as another player's frame replaces the button is pressed again, as a person
@@ -287,12 +298,7 @@ class ThreePeople(browser.BrowserTestCase):
         )
         host = self.page
         self.log_in(host, "dawei")
-        host.goto(self.url("/rooms/friends/"))
-        host.get_by_role("button", name="开私人牌桌").click()
-        expect(host).to_have_url(re.compile(r".*/tables/\d+/$"))
-        invite = host.locator("[data-invite-link]")
-        expect(invite).to_have_value(re.compile(r"^http://.*/join/[\w-]+/$"))
-        link = invite.input_value()
+        link = open_private_table(self, host, "friends")
         self.shot("private-table")
 
         pages = [host]
