@@ -13,7 +13,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import Dispute, Game, GameEvent, GamePlayer, Room
+from games.models import GAME_WON, Dispute, Game, GameEvent, GamePlayer, Room
 from games.presentation import presentation_for
 
 from .models import LedgerEntry, LedgerReason, RewardClaim, RewardKind, User, Wallet
@@ -82,7 +82,7 @@ def games_of_user(*, user: User) -> QuerySet[GamePlayer]:
             outcome=Case(
                 When(game__status=Game.Status.PLAYING, then=Value("playing")),
                 When(game__status=Game.Status.ABORTED, then=Value("aborted")),
-                When(game__winner=F("seat"), then=Value("won")),
+                When(GAME_WON, then=Value("won")),
                 default=Value("lost"),
                 output_field=CharField(),
             )
@@ -299,7 +299,7 @@ def daily_task_progress(*, user: User, day: date) -> dict[str, int]:
         game__finished_at__gte=start,
         game__finished_at__lt=end,
     )
-    counts = places.aggregate(played=Count("pk"), won=Count("pk", filter=Q(nominal__gt=0)))
+    counts = places.aggregate(played=Count("pk"), won=Count("pk", filter=GAME_WON))
     goal = tasks.get(RewardKind.USE_BOMB, {}).get("goal", 1)
     bombs = 0
     # Only the events of games played on the day, not of every game the player ever played.

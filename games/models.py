@@ -306,6 +306,10 @@ class Game(models.Model):
         return self.status != self.Status.PLAYING
 
 
+#: A player won a game when the engine paid their seat: in 斗地主 both farmers of a winning side.
+GAME_WON = Q(nominal__gt=0)
+
+
 class GamePlayer(models.Model):
     """Who sat where in one game, and what the game did to them."""
 
@@ -337,6 +341,11 @@ class GamePlayer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.seat}"
+
+    @property
+    def won(self) -> bool:
+        """Whether the game paid this seat (``GAME_WON`` for queries)."""
+        return (self.nominal or 0) > 0
 
 
 class GameEvent(models.Model):

@@ -37,7 +37,7 @@ from django.utils import timezone
 from accounts.models import DEFAULT_AVATAR
 
 from ..engines import engines
-from ..models import GamePlayer
+from ..models import GAME_WON, GamePlayer
 from .games import games_visible_to
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def _by_player(places: QuerySet[GamePlayer]) -> PlayerRows:
         avatar=F("user__avatar"),
     ).annotate(
         games=Count("id"),
-        wins=Count("id", filter=Q(nominal__gt=0)),
+        wins=Count("id", filter=GAME_WON),
         net=Coalesce(Sum("coins"), Value(0), output_field=BigIntegerField()),
     )
     return cast("PlayerRows", rows)
@@ -248,7 +248,7 @@ def player_game_stats(*, user: User) -> list[GameStats]:
         row["game__game"]: row
         for row in GamePlayer.objects.filter(user=user, game__settled_at__isnull=False)
         .values("game__game")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(nominal__gt=0)))
+        .annotate(games=Count("id"), wins=Count("id", filter=GAME_WON))
     }
     return [
         GameStats(
@@ -291,7 +291,7 @@ def player_recent_games(
     return [
         FinishedGame(
             place=place,
-            won=(place.nominal or 0) > 0,
+            won=place.won,
             title=titles.get(place.game.game, place.game.game),
             visible=place.game_id in visible,
         )

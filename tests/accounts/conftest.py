@@ -91,6 +91,8 @@ def make_game(db: None) -> Callable[..., Game]:
                 is_bot=user is None,
                 cards_left=cards_left[seat] if cards_left else None,
                 coins=coins[seat] if coins else None,
+                # The engine's payment, which these tests' coins always are (no wallet ran dry).
+                nominal=coins[seat] if coins else None,
             )
         return game
 
