@@ -72,8 +72,10 @@ from games.rules.gandengyan.combos import (
     Combo,
     ComboKind,
     interpretations,
+    meanings,
 )
 from games.rules.gandengyan.moves import PASS, Move, Play
+from games.rules.gandengyan.options import GandengyanRules
 
 __all__ = ["SensiblePolicy", "clear_caches"]
 
@@ -297,6 +299,7 @@ class _Seen:
         "_risks",
         "hand",
         "opponents",
+        "rules",
         "stock",
         "unseen",
         "unseen_jokers",
@@ -319,6 +322,8 @@ class _Seen:
         seat = view.get("seat")
         counts = view.get("hand_counts") or []
         self.hand = hand
+        # The house rules the view states (``{}``, or none at all, is the standard game).
+        self.rules = GandengyanRules.from_dict(view.get("rules") or {})
         self.opponents = {s: n for s, n in enumerate(counts) if s != seat}
         self.stock = int(view.get("stock") or 0)
         self.unseen = _counts(unseen)
@@ -434,7 +439,7 @@ class SensiblePolicy:
                 continue
             # With the stock empty, a play after which the rest goes down in one play wins the
             # game if it holds the round: we lead the rest next.
-            finishing = not stock and _one_play_left(hand & ~mask, 0)
+            finishing = not stock and _one_play_left(hand & ~mask, 0, seen.rules)
             # A 2 or a bomb is kept for later, unless it leads to going out, or it keeps the lead
             # while a nearly empty hand has to draw (with the stock empty, that gains nothing).
             expensive = _is_expensive(move, combo) and not finishing and not (threats and stock)
@@ -470,7 +475,7 @@ class SensiblePolicy:
             combo = _combo(move)
             mask = move.mask
             used_jokers = (mask & JOKER_MASK).bit_count()
-            one_play_left = _one_play_left(hand & ~mask, seen.stock)
+            one_play_left = _one_play_left(hand & ~mask, seen.stock, seen.rules)
             if not danger and not one_play_left and self._saving(move, combo, seen):
                 continue
             after = _hand_cost(counts - _counts(mask), jokers - used_jokers)
@@ -532,13 +537,14 @@ def _position(combo: Combo) -> int:
     return RANK_POSITION[combo.rank]
 
 
-def _one_play_left(rest: int, stock: int) -> bool:
-    """Whether ``rest`` can go down in one play (a lone joker only once the stock is empty)."""
+def _one_play_left(rest: int, stock: int, rules: GandengyanRules) -> bool:
+    """Whether ``rest`` can go down in one play under ``rules`` (a lone joker only once the
+    stock is empty, and never with ``lone_joker_last`` off)."""
     if not rest or rest == JOKER_MASK:
         return True
     if not rest & _NATURAL:
-        return stock == 0
-    return bool(interpretations(rest))
+        return stock == 0 and rules.lone_joker_last
+    return bool(meanings(rest, rules))
 
 
 def _threat_risk(seen: _Seen, combo: Combo, cards: int) -> float:

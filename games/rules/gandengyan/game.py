@@ -542,6 +542,7 @@ class GameState(_Fields):
 
     def view_for(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
         """What ``seat`` may see, JSON-safe: its own hand, never another's, nor the stock's order.
+        ``rules`` holds the house rules that differ from the standard game (``{}``: none).
 
         ``seat=None`` is a spectator's view, with no hand at all. ``history=False`` leaves out
         the list of every action so far (``history`` is then empty), for a caller that shows
@@ -566,6 +567,7 @@ class GameState(_Fields):
             else [],
             "round_start": self.round_start,
             "winner": self.winner,
+            "rules": self.rules.to_dict(),
         }
         if self.table is not None:
             view["table"]["as"] = self.table.combo.ranks_text()
