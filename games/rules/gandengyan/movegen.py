@@ -408,7 +408,17 @@ class _Rules:
         self.any_higher = rules.bombs_any_higher
 
 
-_rules_tables = functools.lru_cache(maxsize=64)(_Rules)
+def _rules_tables(rules: GandengyanRules) -> _Rules:
+    """The tables of ``rules``, kept on the rules object (reading them is one attribute lookup,
+    where a cache keyed by the rules would hash all their fields on every call)."""
+    tables = rules.play_tables
+    if tables is None:
+        tables = _Rules(rules)
+        object.__setattr__(rules, "play_tables", tables)  # a cache on a frozen value
+    assert isinstance(tables, _Rules)
+    return tables
+
+
 _TWO_RANK = SUITED_RANKS[TWO]
 
 

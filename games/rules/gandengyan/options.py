@@ -48,6 +48,11 @@ class GandengyanRules:
     standard_play: bool = dataclasses.field(
         init=False, repr=False, compare=False, hash=False, default=True
     )
+    #: The move generator's tables for these rules, built the first time it needs them (a cache,
+    #: not part of the value: ``movegen`` owns it).
+    play_tables: object = dataclasses.field(
+        init=False, repr=False, compare=False, hash=False, default=None
+    )
 
     def __post_init__(self) -> None:
         standard = all(getattr(self, name) == default for name, default in _PLAY_DEFAULTS)
