@@ -293,8 +293,12 @@ def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Move]
     return []
 
 
-def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
-    """Every distinct play a round's leader can make with this hand."""
+def lead_plays(
+    hand: int, stock_empty: bool, longest: int = ACE_POSITION + 1, longest_pairs: int = 12
+) -> list[Move]:
+    """Every distinct play a round's leader can make with this hand; ``longest`` and
+    ``longest_pairs``: the most ranks a straight and a pair straight may span (house rules;
+    0 pairs: no pair straight)."""
     if not hand & NATURAL_BITS:
         return _only_jokers(hand, stock_empty, 0)
     h = _Hand(hand)
@@ -315,10 +319,14 @@ def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
     wild = bool(jokers)
     if h.one.bit_count() + wild >= 3:
         for length, start, gap in _windows(h.one & _STRAIGHT_BIT0, _M0, wild, 3):
+            if length > longest:
+                break
             _straight(out, h, start, length, gap)
-    if h.two.bit_count() + wild >= 2:
+    if h.two.bit_count() + wild >= 2 and longest_pairs >= 2:
         partial = h.one & _STRAIGHT_BIT0 if wild else 0
         for pairs, start, gap in _windows(h.two & _STRAIGHT_BIT0, partial, wild, 2):
+            if pairs > longest_pairs:
+                break
             _pair_straight(out, h, start, pairs, gap)
     _bombs(out, h.natural, jokers, h.two, h.three, _M0, _M0)
     if hand & JOKER_BITS == JOKER_BITS:
@@ -389,6 +397,8 @@ class _Rules:
     __slots__ = (
         "any_higher",
         "banned",
+        "longest",
+        "longest_pairs",
         "lone_joker",
         "natural_over_wild",
         "no_wild_two",
@@ -400,6 +410,8 @@ class _Rules:
         banned = {c for c in STRAIGHTS.values() if c.length > rules.straight_limit}
         banned |= {c for c in PAIR_STRAIGHTS.values() if c.length > rules.pair_straight_limit}
         self.banned = frozenset(banned)
+        self.longest = rules.straight_limit  # in ranks, as lead_plays counts them
+        self.longest_pairs = rules.pair_straight_limit // 2
         self.no_wild_two = rules.joker_not_two
         self.lone_joker = rules.lone_joker_last
         self.twos_jump_pairs = rules.twos_jump_pairs
@@ -444,7 +456,8 @@ def ruled_lead_plays(hand: int, stock_empty: bool, rules: GandengyanRules) -> li
     r = _rules_tables(rules)
     if not r.lone_joker and hand in _LONE_JOKERS:
         return []
-    return _keep(lead_plays(hand, stock_empty), r)
+    plays = lead_plays(hand, stock_empty, r.longest, r.longest_pairs)
+    return _keep(plays, r) if r.no_wild_two else plays
 
 
 _LONE_JOKERS = (BLACK_BIT, RED_BIT)
