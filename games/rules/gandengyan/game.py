@@ -276,7 +276,7 @@ class GameState(_Fields):
             moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
         else:
             moves += ruled_follow_plays(
-                self.hands[seat], table.play.combo, stock_empty, rules, _is_wild(table.play.mask)
+                self.hands[seat], table.play.combo, stock_empty, rules, table.play.mask
             )
         return moves
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from ..cards import BLACK_JOKER, RED_JOKER, SUITED_RANKS
 from .combos import (
@@ -427,8 +428,7 @@ def _rules_tables(rules: GandengyanRules) -> _Rules:
     if tables is None:
         tables = _Rules(rules)
         object.__setattr__(rules, "play_tables", tables)  # a cache on a frozen value
-    assert isinstance(tables, _Rules)
-    return tables
+    return cast("_Rules", tables)
 
 
 _TWO_RANK = SUITED_RANKS[TWO]
@@ -464,10 +464,10 @@ _LONE_JOKERS = (BLACK_BIT, RED_BIT)
 
 
 def ruled_follow_plays(
-    hand: int, table: Combo, stock_empty: bool, rules: GandengyanRules, table_wild: bool = False
+    hand: int, table: Combo, stock_empty: bool, rules: GandengyanRules, table_mask: int = 0
 ) -> list[Move]:
-    """``follow_plays`` under house rules; ``table_wild``: a joker stands in the table's
-    combination (for ``natural_over_wild``)."""
+    """``follow_plays`` under house rules; ``table_mask``: the cards of the table's play (whether
+    a joker stands in it matters to ``natural_over_wild``)."""
     r = _rules_tables(rules)
     if hand in _LONE_JOKERS:
         return _keep(follow_plays(hand, table, stock_empty), r) if r.lone_joker else []
@@ -500,7 +500,7 @@ def ruled_follow_plays(
             beating |= _M0 & ~((_BIT0[position] << 1) - 1)  # every rank above the table's
         if r.twos_top_bombs and position != TWO:
             beating |= _BIT0[TWO]
-        if r.natural_over_wild and table_wild:
+        if r.natural_over_wild and table_mask & JOKER_BITS:  # a bomb holds one joker at most
             _natural_bomb(out, natural, position, bomb_class)
         if bomb_class == 1:
             _bombs(out, natural, jokers, two, three, beating, _M0)

@@ -311,15 +311,18 @@ def test_natural_over_wild_in_the_move_generator() -> None:
     generator still lists it when asked with such a hand."""
     hand = mask_of(parse_cards("7s 7h 7d 9c"))
     option = rules(natural_over_wild=True)
-    found = ruled_follow_plays(hand, SOFT_BOMB[R.SEVEN], True, option, table_wild=True)
+    wild = mask_of(parse_cards("7c 7h BJ"))  # the table's cards (the 7h twice: no real game)
+    natural = mask_of(parse_cards("7c 7h 7s"))
+    found = ruled_follow_plays(hand, SOFT_BOMB[R.SEVEN], True, option, wild)
     assert [(str(p), p.combo) for p in found] == [("7s 7h 7d", SOFT_BOMB[R.SEVEN])]
-    assert ruled_follow_plays(hand, SOFT_BOMB[R.SEVEN], True, option, table_wild=False) == []
+    assert ruled_follow_plays(hand, SOFT_BOMB[R.SEVEN], True, option, natural) == []
     both = rules(natural_over_wild=True, bombs_any_higher=True)
-    assert ruled_follow_plays(hand, SOFT_BOMB[R.SEVEN], True, both, table_wild=False) == []
+    assert ruled_follow_plays(hand, SOFT_BOMB[R.SEVEN], True, both, natural) == []
     hard = mask_of(parse_cards("7s 7h 7d 7c"))
-    assert [str(p) for p in ruled_follow_plays(hard, HARD_BOMB[R.SEVEN], True, option, True)] == [
-        "7s 7h 7d 7c"
-    ]
+    hard_wild = mask_of(parse_cards("7s 7h 7d RJ"))
+    assert [
+        str(p) for p in ruled_follow_plays(hard, HARD_BOMB[R.SEVEN], True, option, hard_wild)
+    ] == ["7s 7h 7d 7c"]
 
 
 # Counted positions -------------------------------------------------------------------------------
