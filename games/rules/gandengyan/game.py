@@ -38,7 +38,7 @@ from ..cards import (
 from ..errors import AmbiguousPlayError, IllegalMoveError
 from ..history import LogNode, unwind
 from ..protocol import Phase
-from .combos import SINGLE, Combo, beats, meanings, next_rank
+from .combos import SINGLE, Combo, beats, interpretations, meanings, next_rank
 from .movegen import follow_plays, lead_plays, ruled_follow_plays, ruled_lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
 from .options import STANDARD, GandengyanRules
@@ -335,17 +335,16 @@ class GameState(_Fields):
                 "not_a_combination", f"{format_cards(move.cards)} is not a combination"
             )
         chosen = move.combo
-        rules = self.rules
-        wild = _is_wild(move.mask)
-        table_wild = table is not None and _is_wild(table.play.mask)
+        # The standard rules' beats takes two combos; house rules also ask about wildcards.
+        standard = self.rules.standard_play
         if chosen is not None:
             if chosen not in found:
                 raise IllegalMoveError(
                     "meaning_not_possible",
                     f"{format_cards(move.cards)} cannot be played as {chosen.ranks_text()}",
                 )
-            if table is not None and not beats(
-                chosen, table.combo, rules, play_wild=wild, table_wild=table_wild
+            if table is not None and not (
+                beats(chosen, table.combo) if standard else self._beats(chosen, move.mask)
             ):
                 raise IllegalMoveError(
                     "does_not_beat",
@@ -354,22 +353,34 @@ class GameState(_Fields):
                 )
             return move
         if strict:
-            legal = [
-                meaning
-                for meaning in found
-                if table is None
-                or beats(meaning, table.combo, rules, play_wild=wild, table_wild=table_wild)
-            ]
-            if len(legal) > 1:
-                raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in legal])
+            self._check_one_meaning(found, move.mask)
         if table is None:
             return move.with_combo(found[0])
         for meaning in found:
-            if beats(meaning, table.combo, rules, play_wild=wild, table_wild=table_wild):
+            if beats(meaning, table.combo) if standard else self._beats(meaning, move.mask):
                 return move.with_combo(meaning)
         raise IllegalMoveError(
             "does_not_beat", f"{format_cards(move.cards)} does not beat {table.combo} on the table"
         )
+
+    def _beats(self, combo: Combo, mask: int) -> bool:
+        """Whether ``combo``, played with the cards ``mask``, beats the table under the rules."""
+        table = self.table
+        assert table is not None
+        return beats(
+            combo,
+            table.combo,
+            self.rules,
+            play_wild=_is_wild(mask),
+            table_wild=_is_wild(table.play.mask),
+        )
+
+    def _check_one_meaning(self, meanings: Sequence[Combo], mask: int) -> None:
+        """``AmbiguousPlayError`` when more than one of ``meanings`` may be played here (leading,
+        when any may)."""
+        legal = [m for m in meanings if self.table is None or self._beats(m, mask)]
+        if len(legal) > 1:
+            raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in legal])
 
     def _may_pass_lead(self, seat: int) -> bool:
         """A leader may pass only with a lone joker that ``lone_joker_last: false`` forbids."""
@@ -387,7 +398,8 @@ class GameState(_Fields):
                     "a joker may be played alone only as the last card, when the stock is empty",
                 )
             return (self._lone_joker_meaning(),)
-        return meanings(mask, self.rules)
+        rules = self.rules
+        return interpretations(mask) if rules.standard_play else meanings(mask, rules)
 
     def _lone_joker_meaning(self) -> Combo:
         """A lone last joker counts as the single it needs: the lowest when leading, one higher

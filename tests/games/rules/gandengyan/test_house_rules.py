@@ -761,3 +761,21 @@ def test_the_sensible_bot_knows_a_lone_joker_never_goes_out() -> None:
     assert move in state.legal_moves()
     view = state.view_for(0)
     assert view["rules"] == {"lone_joker_last": False}
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_house_rule_path_agrees_with_the_standard_one(players: int) -> None:
+    """natural_over_wild changes nothing with one deck: the move generator's house-rule path
+    must list the very moves of the standard one, in the same order, game after game."""
+    standard = rules(players=players)
+    ruled = rules(players=players, natural_over_wild=True)
+    assert standard.standard_play and not ruled.standard_play
+    for seed in range(40):
+        a, b = GameState.deal(seed, rules=standard), GameState.deal(seed, rules=ruled)
+        pick = random.Random(seed)
+        while not a.is_terminal:
+            moves = a.legal_moves()
+            assert b.legal_moves() == moves
+            move = moves[pick.randrange(len(moves))]
+            a, b = a.apply(a.to_move, move), b.apply(b.to_move, move)
+        assert b.is_terminal and b.winner == a.winner
