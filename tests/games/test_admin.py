@@ -213,7 +213,7 @@ def room_form(**changes: object) -> dict[str, object]:
 def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room) -> None:
     data = room_form(base=500, min_coins=1000)
     url = f"/admin/games/room/{room.pk}/change/"
-    for bad in ('{"jokers": 3}', '{"players": 9}', "[1, 2]", '{"bombs_any_higher": true}'):
+    for bad in ('{"jokers": 3}', '{"players": 9}', "[1, 2]", '{"bombs_any_higher": "yes"}'):
         response = admin_client.post(url, {**data, "rules": bad})
         assert response.status_code == 200, bad
         assert response.context["adminform"].form.errors["rules"], bad
