@@ -213,6 +213,11 @@ class ShanghaiPolicy:
     """The sensible 上海斗地主 bot (see the module's description)."""
 
     name = "shanghai-sensible"
+    #: It passes rather than follow with a play that costs its hand more than this (in plays).
+    pass_limit = 1.5
+    last_farmer_limit = 3.0
+    danger = DANGER
+    last_bomb_danger = LAST_BOMB_DANGER
 
     def choose(self, state_view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if not legal:
@@ -267,7 +272,7 @@ class ShanghaiPolicy:
             left = hand_cost(_after(counts, play))
             score = left + 1 - before  # 0: the play sheds one play's worth and spoils nothing
             if combo.is_bomb:
-                if left > 1.0 and danger > (LAST_BOMB_DANGER if last_bomb else DANGER):
+                if left > 1.0 and danger > (self.last_bomb_danger if last_bomb else self.danger):
                     continue
                 score += 0.5 + 0.05 * play.size + 0.001 * combo.rank  # the smallest bomb
                 if last_bomb:
@@ -281,7 +286,9 @@ class ShanghaiPolicy:
                 best, best_score = play, score
         if best is None:
             return PASS
-        if best_score > 1.0 and danger > DANGER and may_pass:
+        # The farmer just before the landlord is the last to stop its play coming back to it.
+        limit = self.last_farmer_limit if (seat + 1) % SEATS == landlord else self.pass_limit
+        if best_score > limit and danger > DANGER and may_pass:
             return PASS  # it would break the hand up for little
         return best
 
