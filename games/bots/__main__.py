@@ -15,8 +15,9 @@
 ``python -m games.bots arena --game shanghai [--games 600] [--seed 1] [--against random greedy]``
     the 上海斗地主 bot likewise: as the landlord, as the three farmers and the other policy in
     every seat, over ``--games / 3`` deals with the roles fixed; then whole games with bidding,
-    the bot in each of the four seats in turn, with its time per move (see
-    ``games.bots.shanghai_arena``; ``--no-timing`` leaves that line out).
+    the bot in each of the four seats in turn, with its time per move, and last its time over
+    the landlord's first lead, the largest choice, with nothing remembered (see
+    ``games.bots.shanghai_arena``; ``--no-timing`` leaves the timing lines out).
 
 ``python -m games.bots speed [--games 200] [--seed 1]``
     times ``SensiblePolicy.choose`` alone: over every move of whole games against greedy bots,
@@ -41,6 +42,7 @@ from . import GAMES, POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
 from .arena import duel, format_report
 from .doudizhu_arena import format_role_report, full_duel, role_duel
 from .sensible import clear_caches
+from .shanghai_arena import cold_lead_times, format_times
 from .shanghai_arena import format_role_report as format_shanghai_report
 from .shanghai_arena import full_duel as shanghai_full_duel
 from .shanghai_arena import role_duel as shanghai_role_duel
@@ -127,6 +129,9 @@ def _shanghai_arena(bot: str, against: Sequence[str], deals: int, seed: int, tim
             if timing:
                 print(f"played in {time.perf_counter() - started:.0f} s")
             sys.stdout.flush()
+    if timing:
+        print()
+        print(format_times("first leads, 33 cards, cold", cold_lead_times(deals, seed)))
 
 
 def _speed(games: int, seed: int) -> None:

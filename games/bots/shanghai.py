@@ -45,6 +45,7 @@ __all__ = [
     "BIG_AT",
     "SMALL_AT",
     "ShanghaiPolicy",
+    "clear_caches",
     "counts_of_hand",
     "hand_cost",
     "hand_strength",
@@ -180,6 +181,11 @@ def _hand_cost(counts: bytes) -> float:
         elif c[p] == 2:
             cost += _PAIR_COST[p]
     return round(cost, 6)
+
+
+def clear_caches() -> None:
+    """Forget every hand cost worked out so far (to time the bot as in a fresh process)."""
+    _hand_cost.cache_clear()
 
 
 def _runs(c: Sequence[int], need: int, shortest: int) -> list[tuple[int, int]]:

@@ -41,9 +41,11 @@ from games.rules.shanghai.simulate import play_phase_start
 
 from .arena import mean_interval, wilson_interval
 from .policy import Policy, choose_for
+from .shanghai import ShanghaiPolicy, clear_caches
 
 __all__ = [
     "ROLES",
+    "cold_lead_times",
     "RoleReport",
     "RoleRow",
     "format_role_report",
@@ -173,6 +175,34 @@ def full_duel(
     return RoleReport(make_bot(0).name, make_other(0).name, seed, rows, tuple(times))
 
 
+def cold_lead_times(deals: int, seed: int) -> list[float]:
+    """Seconds the sensible bot takes over the landlord's first lead (33 cards, the most plays
+    it ever weighs) of ``play_phase_start(seed + d)``, its remembered hand costs forgotten
+    before each, as in a freshly started process."""
+    policy = ShanghaiPolicy()
+    times = []
+    for deal in range(deals):
+        state = play_phase_start(seed + deal)
+        seat = state.to_move
+        assert seat is not None
+        view, legal = state.view(seat), state.legal_actions(seat)
+        clear_caches()
+        before = time.perf_counter()
+        policy.choose(view, legal)
+        times.append(time.perf_counter() - before)
+    return times
+
+
+def format_times(label: str, seconds: Sequence[float]) -> str:
+    """``label``: how many, the median, the 99th percentile and the largest, in milliseconds."""
+    ordered = sorted(seconds)
+    p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+    return (
+        f"{label} ({len(ordered):,}): median {ordered[len(ordered) // 2] * 1e3:.3f} ms, "
+        f"p99 {p99 * 1e3:.2f} ms, max {ordered[-1] * 1e3:.1f} ms"
+    )
+
+
 def _role_row(role: str, ends: Sequence[GameState]) -> RoleRow:
     side = "farmers" if role == "farmers" else "landlord"
     wins = bombs = big = 0
@@ -256,13 +286,7 @@ def format_role_report(report: RoleReport, *, timing: bool = True) -> str:
             f"{row.bombs / row.games:>10.2f} {row.big / row.games:>7.1%}"
         )
     if timing and report.times:
-        ordered = sorted(report.times)
-        p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
-        lines.append(
-            f"time per {bot} move ({len(ordered):,} moves): median "
-            f"{ordered[len(ordered) // 2] * 1e3:.3f} ms, p99 {p99 * 1e3:.2f} ms, "
-            f"max {ordered[-1] * 1e3:.1f} ms"
-        )
+        lines.append(format_times(f"time per {bot} move", report.times))
     return "\n".join(line.rstrip() for line in lines)
 
 
