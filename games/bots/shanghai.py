@@ -222,6 +222,9 @@ class ShanghaiPolicy:
     #: It passes rather than follow with a play that costs its hand more than this (in plays).
     pass_limit = 1.5
     last_farmer_limit = 3.0
+    landlord_limit = 1.5
+    size_weight = 0.01
+    high_penalty = 0.5
     danger = DANGER
     last_bomb_danger = LAST_BOMB_DANGER
 
@@ -285,7 +288,7 @@ class ShanghaiPolicy:
                     score += 0.5
             else:
                 if combo.rank >= TWO and not combo.kind.is_chain and danger > DANGER and size > 8:
-                    score += 0.5  # a 2 or a joker on small stuff, early
+                    score += self.high_penalty  # a 2 or a joker on small stuff, early
                 if danger <= 2:
                     score -= 0.05 * combo.rank  # high, so that it holds
             if best is None or score < best_score:
@@ -293,7 +296,12 @@ class ShanghaiPolicy:
         if best is None:
             return PASS
         # The farmer just before the landlord is the last to stop its play coming back to it.
-        limit = self.last_farmer_limit if (seat + 1) % SEATS == landlord else self.pass_limit
+        if seat == landlord:
+            limit = self.landlord_limit
+        elif (seat + 1) % SEATS == landlord:
+            limit = self.last_farmer_limit
+        else:
+            limit = self.pass_limit
         if best_score > limit and danger > DANGER and may_pass:
             return PASS  # it would break the hand up for little
         return best
@@ -305,7 +313,7 @@ class ShanghaiPolicy:
         assert combo is not None
         kind = combo.kind
         left = hand_cost(_after(counts, play))
-        score = left - 0.01 * play.size + 0.001 * combo.rank
+        score = left - self.size_weight * play.size + 0.001 * combo.rank
         if combo.is_bomb:
             if left > 1.0:
                 score += 1.5
