@@ -131,7 +131,9 @@ def _shanghai_arena(bot: str, against: Sequence[str], deals: int, seed: int, tim
             sys.stdout.flush()
     if timing:
         print()
-        print(format_times("first leads, 33 cards, cold", cold_lead_times(deals, seed)))
+        wall, cpu = cold_lead_times(deals, seed)
+        print(format_times("first leads, 33 cards, cold, by the clock", wall))
+        print(format_times("first leads, 33 cards, cold, CPU", cpu))
 
 
 def _speed(games: int, seed: int) -> None:

@@ -76,16 +76,20 @@ def play_game(
 
 
 class _Timed:
-    """A policy whose every ``choose`` is timed, in seconds, into ``times``."""
+    """A policy whose every ``choose`` is timed, in seconds: by the clock into ``times``, in
+    the process's CPU time into ``cpu_times`` (what the bot costs, without the waits of a
+    busy machine)."""
 
-    def __init__(self, inner: Policy[Action], times: list[float]) -> None:
+    def __init__(self, inner: Policy[Action], times: list[float], cpu_times: list[float]) -> None:
         self.inner = inner
         self.name = inner.name
         self.times = times
+        self.cpu_times = cpu_times
 
     def choose(self, state_view: dict[str, Any], legal: Sequence[Action]) -> Action:
-        before = time.perf_counter()
+        before, cpu_before = time.perf_counter(), time.process_time()
         action = self.inner.choose(state_view, legal)
+        self.cpu_times.append(time.process_time() - cpu_before)
         self.times.append(time.perf_counter() - before)
         return action
 
@@ -119,6 +123,7 @@ class RoleReport:
     seed: int
     rows: tuple[RoleRow, ...]
     times: tuple[float, ...]  # seconds per move of the bot, in the order played
+    cpu_times: tuple[float, ...]  # the same moves' CPU seconds
 
     def row(self, role: str) -> RoleRow:
         return next(row for row in self.rows if row.role == role)
@@ -134,6 +139,7 @@ def role_duel(
         raise ValueError("deals is positive and the seed non-negative")
     make_bot, make_other = _factory(bot), _factory(opponent)
     times: list[float] = []
+    cpu_times: list[float] = []
     ends: dict[str, list[GameState]] = {role: [] for role in ROLES}
     for deal in range(deals):
         start = play_phase_start(seed + deal)
@@ -143,10 +149,11 @@ def role_duel(
             seats: list[Policy[Action]] = [make_other(base_seed + s) for s in range(SEATS)]
             for s in range(SEATS):
                 if (role == "landlord" and s == landlord) or (role == "farmers" and s != landlord):
-                    seats[s] = _Timed(make_bot(base_seed + s), times)
+                    seats[s] = _Timed(make_bot(base_seed + s), times, cpu_times)
             ends[role].append(play_game(start, seats))
     rows = tuple(_role_row(role, ends[role]) for role in ROLES)
-    return RoleReport(make_bot(0).name, make_other(0).name, seed, rows, tuple(times))
+    names = make_bot(0).name, make_other(0).name
+    return RoleReport(*names, seed, rows, tuple(times), tuple(cpu_times))
 
 
 def full_duel(
@@ -159,6 +166,7 @@ def full_duel(
     make_bot, make_other = _factory(bot), _factory(opponent)
     options = ENGINE.default_options
     times: list[float] = []
+    cpu_times: list[float] = []
     games: dict[str, list[tuple[int, GameState]]] = {role: [] for role in FULL_ROLES}
     for deal in range(deals):
         start = ENGINE.deal(seed + deal, players=SEATS, options=options)
@@ -166,31 +174,34 @@ def full_duel(
             base_seed = ((seed * 1_000_003 + deal) * (SEATS + 1) + bot_seat) * SEATS
             seats: list[Policy[Action]] = [make_other(base_seed + s) for s in range(SEATS)]
             if bot_seat < SEATS:
-                seats[bot_seat] = _Timed(make_bot(base_seed + bot_seat), times)
+                seats[bot_seat] = _Timed(make_bot(base_seed + bot_seat), times, cpu_times)
                 games["full"].append((bot_seat, play_game(start, seats)))
             else:
                 end = play_game(start, seats)
                 games["full baseline"] += [(seat, end) for seat in range(SEATS)]
     rows = tuple(_seat_row(role, games[role]) for role in FULL_ROLES)
-    return RoleReport(make_bot(0).name, make_other(0).name, seed, rows, tuple(times))
+    names = make_bot(0).name, make_other(0).name
+    return RoleReport(*names, seed, rows, tuple(times), tuple(cpu_times))
 
 
-def cold_lead_times(deals: int, seed: int) -> list[float]:
+def cold_lead_times(deals: int, seed: int) -> tuple[list[float], list[float]]:
     """Seconds the sensible bot takes over the landlord's first lead (33 cards, the most plays
     it ever weighs) of ``play_phase_start(seed + d)``, its remembered hand costs forgotten
-    before each, as in a freshly started process."""
+    before each, as in a freshly started process: by the clock, and in CPU time."""
     policy = ShanghaiPolicy()
     times = []
+    cpu_times = []
     for deal in range(deals):
         state = play_phase_start(seed + deal)
         seat = state.to_move
         assert seat is not None
         view, legal = state.view(seat), state.legal_actions(seat)
         clear_caches()
-        before = time.perf_counter()
+        before, cpu_before = time.perf_counter(), time.process_time()
         policy.choose(view, legal)
+        cpu_times.append(time.process_time() - cpu_before)
         times.append(time.perf_counter() - before)
-    return times
+    return times, cpu_times
 
 
 def format_times(label: str, seconds: Sequence[float]) -> str:
@@ -286,7 +297,8 @@ def format_role_report(report: RoleReport, *, timing: bool = True) -> str:
             f"{row.bombs / row.games:>10.2f} {row.big / row.games:>7.1%}"
         )
     if timing and report.times:
-        lines.append(format_times(f"time per {bot} move", report.times))
+        lines.append(format_times(f"time per {bot} move, by the clock", report.times))
+        lines.append(format_times(f"time per {bot} move, CPU", report.cpu_times))
     return "\n".join(line.rstrip() for line in lines)
 
 
