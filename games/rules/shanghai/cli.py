@@ -50,12 +50,12 @@ def legal_position(data: Any) -> list[str]:
     if bombs_left is not None and (type(bombs_left) is not int or bombs_left < 0):
         raise RecordError('"bombs_left" is a whole number ≥ 0, or null for no limit')
     try:
-        hand = mask_of(parse_cards(hand_text))
-        table = mask_of(parse_cards(table_text))
+        # Read together, so that a card the table names without its deck takes the other copy.
+        cards = parse_cards(f"{hand_text} {table_text}")
     except NotationError as exc:
-        raise RecordError(str(exc)) from exc
-    if hand & table:
-        raise RecordError("a card of the table is in the hand: each card is in one place")
+        raise RecordError(f"the hand and the table: {exc}") from exc
+    count = len(hand_text.split())
+    hand, table = mask_of(cards[:count]), mask_of(cards[count:])
     bombs = bombs_left != 0
     if not table:
         return [format_mask(play.mask) for play in lead_plays(hand, bombs=bombs)]

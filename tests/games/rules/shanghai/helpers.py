@@ -45,8 +45,9 @@ def lead_position(hand: str | Sequence[Card], **kwargs: object) -> GameState:
 
 def follow_position(hand: str | Sequence[Card], table: str, **kwargs: object) -> GameState:
     """Seat 1 answers seat 0's ``table`` holding ``hand``."""
-    cards = list(parse_cards(hand) if isinstance(hand, str) else hand)
-    table_cards = list(parse_cards(table))
+    text = hand if isinstance(hand, str) else " ".join(map(str, hand))
+    both = parse_cards(f"{text} {table}")  # the table takes the copies the hand does not
+    cards, table_cards = list(both[: len(text.split())]), list(both[len(text.split()) :])
     fill = fillers(set(cards) | set(table_cards), 3)
     state = GameState.play_position(
         [[*table_cards, fill[0]], cards, [fill[1]], [fill[2]]],
