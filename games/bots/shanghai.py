@@ -25,7 +25,9 @@ looks no further ahead than the move it makes. How it thinks:
 * **Following a partner** (a farmer after another farmer's play that still stands), it passes
   unless the answer empties its hand: it never overtakes a partner who is winning the trick.
 * **Following an opponent**, it answers with the play that spoils its hand least and passes
-  rather than break its hand for little. A bomb goes only when the opponent is about to go out
+  rather than break its hand for little: for more than 1.5 plays' worth (``pass_limit``), or 3
+  for the farmer just before the landlord (``last_farmer_limit``), the last who can stop the
+  landlord's play coming back to it. A bomb goes only when the opponent is about to go out
   (``DANGER`` cards or fewer; ``LAST_BOMB_DANGER`` for the last bomb its bidding allows) or
   when the rest of its hand then goes in about one play; then its smallest bomb. Against an
   opponent with one or two cards it answers high and never passes what it can beat.
@@ -219,12 +221,16 @@ class ShanghaiPolicy:
     """The sensible 上海斗地主 bot (see the module's description)."""
 
     name = "shanghai-sensible"
-    #: It passes rather than follow with a play that costs its hand more than this (in plays).
+    #: It passes rather than follow with a play that costs its hand more than this (in plays):
+    #: a farmer, the farmer just before the landlord, the landlord.
     pass_limit = 1.5
     last_farmer_limit = 3.0
     landlord_limit = 1.5
+    #: Leading, how much each card a play sheds counts for it, in plays.
     size_weight = 0.01
+    #: What following with a 2 or a joker costs while its hand is big and nobody is close to out.
     high_penalty = 0.5
+    #: Bombs go when an opponent holds this many cards or fewer (the last allowed bomb: the other).
     danger = DANGER
     last_bomb_danger = LAST_BOMB_DANGER
 
