@@ -161,9 +161,10 @@ class ShanghaiEngine:
         return GameRecord.from_json(data).replay()
 
     def bot_policy(self) -> Policy[Action]:
-        """The bot that plays for the house and for seats in 托管: for now the placeholder
-        ``FirstLegalPolicy``."""
-        return FirstLegalPolicy()
+        """The bot that plays for the house and for seats in 托管 (``games.bots.shanghai``)."""
+        from games.bots.shanghai import ShanghaiPolicy  # the bots import the engine
+
+        return ShanghaiPolicy()
 
     def __repr__(self) -> str:
         return "games.rules.shanghai.ENGINE"
