@@ -28,19 +28,7 @@ from .settlement import Settlement, pay_coins, settle
 if TYPE_CHECKING:
     from ..protocol import GameEngine, GameStateProtocol, Policy, SettlementProtocol
 
-__all__ = ["ENGINE", "FirstLegalPolicy", "ShanghaiEngine"]
-
-
-class FirstLegalPolicy:
-    """A placeholder bot: always the first legal action (a bid of 小地主 when it may, the pass
-    when following, the smallest single when leading)."""
-
-    name = "shanghai-first-legal"
-
-    def choose(self, state_view: dict[str, Any], legal: Sequence[Action]) -> Action:
-        if not legal:
-            raise ValueError("there are no legal actions to choose from")
-        return legal[0]
+__all__ = ["ENGINE", "ShanghaiEngine"]
 
 
 class ShanghaiEngine:

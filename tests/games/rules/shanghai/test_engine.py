@@ -101,7 +101,7 @@ def test_timeouts() -> None:
     assert state.phase is Phase.PLAY
 
 
-def test_placeholder_bot_chooses_a_legal_action() -> None:
+def test_the_engines_bot_plays_a_whole_game_legally() -> None:
     bot = ENGINE.bot_policy()
     state = GameState.deal(9)
     while not state.is_terminal:
