@@ -140,6 +140,7 @@ _SEAT_FIELDS = (
     "cards",
     "dealer",
     "role",
+    "note",
     "to_move",
     "auto_play",
     "leaves_after_game",

@@ -117,6 +117,11 @@ class Presentation:
         """The seat's role in the game, shown on its box (斗地主's 地主 and 农民); "": none."""
         return ""
 
+    def seat_note(self, state: Any, seat: int) -> str:
+        """A short fact of the seat's own in this game, shown as a badge on its box to every
+        viewer (上海斗地主's bombs left to a farmer); "": none."""
+        return ""
+
     def shown_hand(self, state: Any, seat: int) -> Any:
         """What the settlement shows of ``seat``'s cards once the game is over (falsy: none)."""
         return None
