@@ -27,6 +27,7 @@ from ..errors import NotationError
 __all__ = [
     "CARDS",
     "DECK_MASK",
+    "POSITION_SYMBOLS",
     "POSITIONS",
     "Card",
     "card_at",
@@ -69,7 +70,7 @@ class Card:
         return _TEXT[self.index]
 
     def __repr__(self) -> str:
-        return f"card_at({self.index})  # {self}"
+        return f"parse_card({str(self)!r})"
 
 
 def _build() -> tuple[Card, ...]:

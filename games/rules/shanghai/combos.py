@@ -196,10 +196,7 @@ _POP = bytes(b.bit_count() for b in range(256))
 
 def counts_of_mask(mask: int) -> bytes:
     """A card mask's 15 counts, by position (a ``bytes``, at C speed)."""
-    return mask.to_bytes(POSITIONS_BYTES, "little").translate(_POP)
-
-
-POSITIONS_BYTES = 15
+    return mask.to_bytes(15, "little").translate(_POP)
 
 
 def counts_of_cards(cards: Iterable[Card]) -> list[int]:

@@ -334,6 +334,23 @@ class GameState(_Fields):
         """Every action so far, every deal's, oldest first, as (seat, action)."""
         return unwind(self.log)
 
+    @property
+    def round_actions(self) -> tuple[tuple[int, Move], ...]:
+        """The plays and passes of the round being played, in order, from the play that led it
+        (the game's first, or one after three passes in a row); none while a new round waits for
+        its lead."""
+        if self.table is None:
+            return ()
+        moves = [(seat, action) for seat, action in self.history if isinstance(action, Play | Pass)]
+        start = len(moves) - 1
+        while start > 0 and not (
+            isinstance(moves[start][1], Play)
+            and start >= SEATS - 1
+            and all(isinstance(moves[start - k][1], Pass) for k in range(1, SEATS))
+        ):
+            start -= 1
+        return tuple(moves[start:])
+
     # Legal actions --------------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:

@@ -5,7 +5,9 @@ each rank's count at C speed (``bytes.translate`` over the hand's bytes) and mak
 from the hand's lowest cards of each rank it uses (a table lookup per rank): suits and decks never
 matter, so each distinct multiset of ranks is made exactly once. Chains are windows of places
 (``A 2 3 ... K A``), each checked against the set of ranks held at least once, twice or three
-times with one AND; a 13-rank window is made once, at its best reading (``2 ... A``).
+times with one AND, and its cards are the difference of two running sums of the ranks' lowest
+cards along the places (the ranks' bytes never overlap); a 13-rank window is made once, at its
+best reading (``2 ... A``).
 
 The order is fixed (hints and the timeout depend on it): by kind in ``ComboKind`` order (single,
 pair, triple, full_house, straight, sister_pairs, airplane, airplane_cannons, bomb, joker_bomb),
@@ -52,17 +54,17 @@ def _lowest_table() -> tuple[tuple[int, ...], ...]:
 _LOWEST = _lowest_table()
 
 
-def _windows() -> dict[int, list[tuple[int, int]]]:
-    """By length: every chain window as (top place, its rank positions as a bit set),
-    ascending by top place; the 13-rank window once (2 ... A)."""
-    out: dict[int, list[tuple[int, int]]] = {}
+def _windows() -> dict[int, list[tuple[int, int, int]]]:
+    """By length: every chain window as (top place, its rank positions as a bit set, its low
+    place), ascending by top place; the 13-rank window once (2 ... A)."""
+    out: dict[int, list[tuple[int, int, int]]] = {}
     for length in range(2, 14):
         rows = []
         for low in range(1, 16 - length):
             if length == 13 and low == 1:
                 continue  # A ... K: the same ranks as 2 ... A, read at its best
             positions = [place_positions(place) for place in range(low, low + length)]
-            rows.append((low + length - 1, sum(1 << p for p in positions)))
+            rows.append((low + length - 1, sum(1 << p for p in positions), low))
         out[length] = rows
     return out
 
@@ -70,6 +72,17 @@ def _windows() -> dict[int, list[tuple[int, int]]]:
 _WINDOWS = _windows()
 _MIN_LENGTH = {1: 5, 2: 3, 3: 2}
 _CHAIN_KIND = {1: K.STRAIGHT, 2: K.SISTER_PAIRS, 3: K.AIRPLANE}
+#: The combination of each window, by (width, length), in ``_WINDOWS`` order.
+_CHAIN_COMBOS = {
+    (width, length): [Combo(_CHAIN_KIND[width], top, length) for top, _, _ in rows]
+    for width in (1, 2, 3)
+    for length, rows in _WINDOWS.items()
+}
+_CANNON_COMBOS = {
+    length: [Combo(K.AIRPLANE_CANNONS, top, length) for top, _, _ in rows]
+    for length, rows in _WINDOWS.items()
+}
+_PLACE_POSITIONS = [0, *(place_positions(place) for place in range(1, 15))]
 _COMBOS: dict[tuple[ComboKind, int, int], Combo] = {}
 
 
@@ -82,10 +95,12 @@ def _combo(kind: ComboKind, rank: int, length: int = 1) -> Combo:
 
 
 class _Hand:
-    """What the generator reads of a hand: each rank's byte and count, and which ranks (of
-    3..2) are held at least 1, 2 and 3 times, as bit sets of positions."""
+    """What the generator reads of a hand: each rank's byte and count, which ranks (of 3..2)
+    are held at least 1, 2 and 3 times, as bit sets of positions, and, once asked for, running
+    sums along the places A 2 3 ... K A of each rank's lowest 1, 2 or 3 cards: a window's cards
+    are the difference of two of them (the bytes of the ranks are disjoint)."""
 
-    __slots__ = ("bytes", "counts", "at_least")
+    __slots__ = ("at_least", "bytes", "counts", "sums")
 
     def __init__(self, hand: int) -> None:
         raw = hand.to_bytes(15, "little")
@@ -98,19 +113,23 @@ class _Hand:
                 if c >= w:
                     at_least[w] |= 1 << p
         self.at_least = at_least
+        self.sums: dict[int, list[int]] = {}
 
     def take(self, position: int, count: int) -> int:
         return _LOWEST[self.bytes[position]][count] << (8 * position)
 
-    def window_mask(self, positions: int, count: int) -> int:
-        mask = 0
-        p = 0
-        while positions:
-            if positions & 1:
-                mask |= _LOWEST[self.bytes[p]][count] << (8 * p)
-            positions >>= 1
-            p += 1
-        return mask
+    def running(self, width: int) -> list[int]:
+        """``[place]``: the lowest ``width`` cards of each rank at places 1..place, summed."""
+        found = self.sums.get(width)
+        if found is None:
+            raw = self.bytes
+            total = 0
+            found = [0]
+            for position in _PLACE_POSITIONS[1:]:
+                total += _LOWEST[raw[position]][width] << (8 * position)
+                found.append(total)
+            self.sums[width] = found
+        return found
 
 
 def _same_rank(out: list[Play], h: _Hand, width: int, above: int) -> None:
@@ -123,36 +142,49 @@ def _same_rank(out: list[Play], h: _Hand, width: int, above: int) -> None:
 
 def _full_houses(out: list[Play], h: _Hand, above: int) -> None:
     counts = h.counts
+    pairs: list[tuple[int, int]] | None = None
     for t in range(above + 1, 13):
         if counts[t] >= 3:
+            if pairs is None:
+                pairs = [(q, h.take(q, 2)) for q in range(15) if counts[q] >= 2]
             triple = h.take(t, 3)
             combo = _combo(K.FULL_HOUSE, t)
-            for q in range(15):
-                if q != t and counts[q] >= 2:
-                    out.append(_new(Play, (triple | h.take(q, 2), combo)))
+            for q, pair in pairs:
+                if q != t:
+                    out.append(_new(Play, (triple | pair, combo)))
 
 
 def _chains(out: list[Play], h: _Hand, width: int, length: int, above: int) -> None:
     have = h.at_least[width]
-    kind = _CHAIN_KIND[width]
-    for top, positions in _WINDOWS[length]:
+    combos = _CHAIN_COMBOS[width, length]
+    sums: list[int] | None = None
+    for index, (top, positions, low) in enumerate(_WINDOWS[length]):
         if top > above and not positions & ~have:
-            out.append(_new(Play, (h.window_mask(positions, width), _combo(kind, top, length))))
+            if sums is None:
+                sums = h.running(width)
+            out.append(_new(Play, (sums[top] - sums[low - 1], combos[index])))
 
 
 def _cannons(out: list[Play], h: _Hand, length: int, above: int) -> None:
-    triples = h.at_least[3]
     pairs = h.at_least[2]
-    pair_windows = [(pos, h.window_mask(pos, 2)) for _, pos in _WINDOWS[length] if not pos & ~pairs]
+    windows = _WINDOWS[length]
+    pair_windows = [(pos, top, low) for top, pos, low in windows if not pos & ~pairs]
     if not pair_windows:
         return
-    for top, positions in _WINDOWS[length]:
+    triples = h.at_least[3]
+    combos = _CANNON_COMBOS[length]
+    two = h.running(2)
+    three: list[int] | None = None
+    for index, (top, positions, low) in enumerate(windows):
         if top > above and not positions & ~triples:
-            airplane = h.window_mask(positions, 3)
-            combo = _combo(K.AIRPLANE_CANNONS, top, length)
-            for pair_positions, pair_mask in pair_windows:
+            if three is None:
+                three = h.running(3)
+            airplane = three[top] - three[low - 1]
+            combo = combos[index]
+            for pair_positions, pair_top, pair_low in pair_windows:
                 if not pair_positions & positions:
-                    out.append(_new(Play, (airplane | pair_mask, combo)))
+                    cannons = two[pair_top] - two[pair_low - 1]
+                    out.append(_new(Play, (airplane | cannons, combo)))
 
 
 def _bombs(out: list[Play], h: _Hand, above: tuple[int, int]) -> None:

@@ -106,3 +106,16 @@ def test_simulate() -> None:
     assert out["game"] == "shanghai" and out["games"] == 5
     run = cli("simulate", "--game=shanghai", "--games", "2")
     assert run.returncode == 0 and "games per second" in run.stdout
+
+
+def test_the_game_s_own_module(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "games.rules.shanghai", "legal", position(tmp_path, "3s 3s", "")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == ["3s.1", "3s.1 3s.2"]

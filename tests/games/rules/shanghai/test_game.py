@@ -211,3 +211,14 @@ def test_views_hide_the_other_hands() -> None:
         assert view["bottom"] is None and view["hand_counts"] == [25, 25, 25, 25]
     spectator = state.view(None)
     assert "hand" not in spectator and spectator["face_up"] == str(state.current_deal.face_up)
+
+
+def test_round_actions() -> None:
+    state = GameState.play_position(["3s 4s 9s", "5s 6s Qs", "7s Ts", "8s Js"], landlord=0)
+    assert state.round_actions == ()
+    state = run(state, (0, "3s"), (1, "5s"), (2, "pass"))
+    assert [(s, str(a)) for s, a in state.round_actions] == [(0, "3s.1"), (1, "5s.1"), (2, "pass")]
+    state = run(state, (3, "pass"), (0, "pass"))
+    assert state.round_actions == () and state.to_move == 1
+    state = run(state, (1, "6s"), (2, "pass"))
+    assert [(s, str(a)) for s, a in state.round_actions] == [(1, "6s.1"), (2, "pass")]
