@@ -170,26 +170,6 @@ def play_hints(state: GameState) -> list[dict[str, str]]:
     return hints
 
 
-def round_actions(state: GameState) -> list[tuple[int, Action]]:
-    """The plays and passes of the round being played (empty while bidding, and right after
-    three passes end a round)."""
-    if state.landlord is None:
-        return []
-    history = state.history
-    start = max((i for i, (_seat, a) in enumerate(history) if isinstance(a, Bid)), default=-1)
-    current: list[tuple[int, Action]] = []
-    passes = 0
-    for seat, action in history[start + 1 :]:
-        current.append((seat, action))
-        if isinstance(action, Pass):
-            passes += 1
-            if passes == 3:
-                current, passes = [], 0
-        else:
-            passes = 0
-    return current
-
-
 def _action_view(action: Mapping[str, Any] | None, language: str) -> dict[str, Any] | None:
     """A seat's last action as its box shows it."""
     if action is None:
@@ -335,7 +315,7 @@ class ShanghaiPresentation(HandsPresentation):
         """Each seat's bid while bidding, its play or pass in the current round."""
         if state.landlord is None:
             return {seat: bid.to_json() for seat, bid in state.bids}
-        return {seat: action.to_json() for seat, action in round_actions(state)}
+        return {seat: action.to_json() for seat, action in state.round_actions}
 
     def sound(self, state: GameState) -> str:
         if state.log_length == 0:
