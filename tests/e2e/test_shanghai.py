@@ -16,8 +16,9 @@ from playwright.sync_api import Page, expect
 from accounts.models import LedgerEntry, LedgerReason, Wallet
 from accounts.templatetags.accounts_tags import signed_coins
 from games.models import Game, GamePlayer, Table
-from games.selectors import game_state
+from games.selectors import game_replay_frames, game_state
 from tests.e2e import browser
+from tests.e2e.finished_games import finished_shanghai_game
 from tests.e2e.test_table_phone import PHONE, assert_no_sideways_scroll
 from tests.e2e.test_tables import make_player
 
@@ -227,3 +228,48 @@ class ShanghaiAgainstBots(browser.BrowserTestCase):
         self.play_to_the_end(page, game, shots="phone")
         self.shot("settlement", page)
         assert_no_sideways_scroll(page, "phone, settlement")
+
+
+def replay_hand(page: Page, seat: int) -> list[str]:
+    return list(
+        page.locator(f'[data-replay] [data-seat="{seat}"] [data-hand] [data-card]').evaluate_all(
+            "cards => cards.map(card => card.dataset.card)"
+        )
+    )
+
+
+class ShanghaiReplay(browser.BrowserTestCase):
+    def test_a_finished_game_replays_from_the_profile_and_its_share_link(self) -> None:
+        self.shot_prefix = "sh-replay"
+        player = make_player("huifang")
+        game = finished_shanghai_game(player, seed=11)
+        frames = browser.off_the_loop(game_replay_frames, game=game)
+        played = next(n for n, frame in enumerate(frames) if frame["board"] is not None)
+        page = self.new_context(viewport=DESKTOP).new_page()
+        self.log_in(page, "huifang")
+        page.goto(self.url("/accounts/profile/"))
+        page.locator(f'a[data-replay-link][href="/games/{game.pk}/replay/"]').click()
+        replay = page.locator("[data-replay]")
+        expect(replay).to_have_attribute("data-step", "0")
+        # Four seats, each with its 25 cards, both copies of a card told apart.
+        for seat in range(4):
+            assert replay_hand(page, seat) == frames[0]["hands"][seat].split()
+        self.shot("deal", page)
+        page.keyboard.press("End")
+        expect(replay).to_have_attribute("data-step", str(len(frames) - 1))
+        expect(page.locator("[data-seat][data-winner]")).to_have_count(1)
+        page.keyboard.press("Home")
+        for number in range(1, played + 1):
+            page.keyboard.press("ArrowRight")
+            expect(replay).to_have_attribute("data-step", str(number))
+        board = frames[played]["board"]["cards"].split()
+        expect(page.locator("[data-board-cards] [data-card]")).to_have_count(len(board))
+        self.shot("first play", page)
+        # The share link, signed out, on a phone.
+        share = page.locator("[data-share-url]").input_value()
+        phone = self.new_context(viewport=PHONE).new_page()
+        phone.goto(share)
+        expect(phone.locator("[data-replay]")).to_have_attribute("data-step", "0")
+        assert replay_hand(phone, 0) == frames[0]["hands"][0].split()
+        assert_no_sideways_scroll(phone, "replay on a phone")
+        self.shot("shared on a phone", phone)
