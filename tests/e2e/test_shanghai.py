@@ -183,6 +183,19 @@ class ShanghaiAgainstBots(browser.BrowserTestCase):
         drag(page, cards[3:8])
         assert chosen(page) == []
 
+        # A spectator on a phone: four seats, no hand, the bottom cards face down.
+        make_player("pangguan")
+        spectator = self.new_context(viewport=PHONE).new_page()
+        self.log_in(spectator, "pangguan")
+        spectator.goto(self.url(f"/tables/{table.pk}/"))
+        expect(spectator.locator("#table")).to_have_attribute("data-spectator", "true")
+        expect(spectator.locator("#table .seat[data-seat]")).to_have_count(4)
+        expect(spectator.locator("#hand-form")).to_have_count(0)
+        expect(spectator.locator("#table [data-bottom] [data-card]")).to_have_count(0)
+        self.shot("spectator", spectator)
+        assert_no_sideways_scroll(spectator, "spectator on a phone")
+        spectator.context.close()
+
         said = self.play_to_the_end(page, game, shots="desktop")
         self.shot("settlement", page)
         assert said & {"bid-small", "bid-big"} or "play" in said
