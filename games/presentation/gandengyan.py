@@ -224,7 +224,8 @@ class GandengyanPresentation(HandsPresentation):
             "cards_not_in_hand": _("You do not hold these cards."),
             "leader_must_play": _("You lead this round, so you must play."),
             "lone_joker": _(
-                "A joker may be played alone only as your last card, when the stock is empty."
+                "A joker may be played alone only as your last card, when the stock is empty, "
+                "and never where the table's rules forbid it."
             ),
             "meaning_not_possible": _("These cards cannot be played that way."),
         }

@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
+from django.utils import translation
 
 from accounts.models import HOUSE_USERNAME, LedgerEntry, LedgerReason, User, Wallet
 from accounts.selectors import house_wallet_get
 from accounts.services import coins_move
 from games import selectors, services
+from games.frames import render_frame_for_user
 from games.models import Game, GamePlayer, Table
 from games.rules.gandengyan import ENGINE
 from tests.games.helpers import (
@@ -348,6 +350,8 @@ def test_a_deal_with_no_winner_finishes_and_moves_no_coin(db: None) -> None:
     room = make_room(code="lone", rules={"players": 2, "lone_joker_last": False})
     table = Table.objects.create(room=room)
     one, two = make_player("lone-one"), make_player("lone-two")
+    for position, user in enumerate((one, two)):
+        table.seats.create(position=position, user=user)
     game = start_from_position(
         table=table, players=[one, two], hands=["3s BJ", "RJ"], stock="", dealer=0
     )
@@ -362,3 +366,8 @@ def test_a_deal_with_no_winner_finishes_and_moves_no_coin(db: None) -> None:
     assert record["rules"] == {"players": 2, "lone_joker_last": False}
     replay = ENGINE.replay_record(record)
     assert replay.ok and replay.settlement is not None and replay.settlement.winner is None
+    # The table says so in the players' language instead of naming a winner.
+    with translation.override("en"):
+        frame, _version = render_frame_for_user(user=one, table_id=table.pk)
+    assert "No winner: the deal is void and nobody pays." in frame
+    assert " wins!" not in frame
