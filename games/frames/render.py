@@ -237,7 +237,7 @@ def frame_context(
         next_game_refusal = room_entry_refusal(room=table.room, balance=me["coins"] or 0)
     start_choices: list[dict[str, Any]] = []
     if me is not None and view["status"] == "waiting" and not me["start"] and not next_game_refusal:
-        start_choices = presentation.start_choices(table.room.rules)
+        start_choices = presentation.start_choices(table.play_rules)
     return {
         **own,
         "start_choices": start_choices,
