@@ -27,6 +27,7 @@ from games.rules import RulesError
 
 from . import selectors, services
 from .engines import engine_for
+from .forms import rules_with_fields
 from .hidden_fields import HiddenFieldsRefused
 from .models import (
     Dispute,
@@ -134,20 +135,6 @@ class RoomAdminForm(forms.ModelForm):
             # Not a field of this form: the model form would not set it.
             self.instance.rules = cleaned["rules"]
         return cleaned
-
-
-def rules_with_fields(
-    rules: dict[str, Any], cleaned: dict[str, Any], names: tuple[str, ...]
-) -> dict[str, Any]:
-    """``rules`` with the options ``names`` as a form's fields give them (``cleaned``): an
-    empty field (None) leaves its option at the standard game's."""
-    rules = dict(rules)
-    for name in names:
-        if cleaned.get(name) is None:
-            rules.pop(name, None)
-        else:
-            rules[name] = cleaned[name]
-    return rules
 
 
 @admin.register(Room)
