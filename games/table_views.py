@@ -112,9 +112,7 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("games:table", table_id=table.pk)
     free = table.seats.filter(user__isnull=True, is_bot=False).count()
     rules = rules_phrases(table.room.game, table.play_rules)
-    return render(
-        request, "games/table_join.html", {"table": table, "free": free, "rules": rules}
-    )
+    return render(request, "games/table_join.html", {"table": table, "free": free, "rules": rules})
 
 
 @require_POST
