@@ -225,6 +225,7 @@ class TableAdmin(HiddenFieldsRefused, admin.ModelAdmin):
         "room",
         "status",
         "is_private",
+        "rules",
         "invite_code",
         "created_by",
         "created_at",
