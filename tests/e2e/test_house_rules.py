@@ -16,6 +16,7 @@ from games.models import Game, GamePlayer, Room, Table
 from games.rules import Rank, RulesError, parse_cards
 from games.rules.gandengyan import ENGINE
 from tests.e2e import browser
+from tests.e2e.test_accessibility import violations
 from tests.e2e.test_tables import make_player, play_to_the_end
 
 pytestmark = pytest.mark.e2e
@@ -142,6 +143,29 @@ class HouseRulesTable(browser.BrowserTestCase):
             assert player.nominal == -expected, (player.seat, left)
             changed = changed or expected != standard
         assert changed, "no loser's payment was changed by the house rules in this deal"
+
+        # The table, the form and the rules page on a phone: nothing runs off the side, and
+        # axe finds nothing serious (it is added as a tester's extension would add it).
+        phone = self.new_context(viewport=PHONE, bypass_csp=True).new_page()
+        self.log_in(phone, "zhuren")
+        phone.goto(self.url(f"/tables/{table.pk}/"))
+        expect(phone.locator("#connection")).to_have_attribute("data-state", "open")
+        self.shot("table-phone", phone)
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert violations(phone) == []
+        phone.locator("[data-table-rules]").focus()
+        expect(phone.locator("[data-table-rules] .table-rules-list")).to_be_visible()
+        self.shot("table-rules-phone", phone)
+        phone.goto(self.url("/rooms/house/"))
+        phone.locator("[data-house-rules] summary").click()
+        expect(phone.locator("#id_max_multiplier")).to_be_visible()
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert violations(phone) == []
+        self.shot("rules-form-phone", phone)
+        phone.goto(self.url("/rules/#house-rules"))
+        expect(phone.locator("#rule-one_card_free")).to_be_visible()
+        expect(phone.locator("#rule-one_card_free h3")).to_contain_text("one_card_free")
+        self.shot("rules-page-phone", phone)
 
 
 def game_hand_left(game: Game, seat: int) -> str:
