@@ -17,7 +17,7 @@ from games.models import Game, GamePlayer, Room, Seat, Table
 from games.presentation.gandengyan import HOUSE_RULES, rules_phrases
 from games.rules.gandengyan import ENGINE
 from games.selectors.replays import game_replay_steps
-from tests.games.helpers import balance, make_player, make_room, play_out, set_balance
+from tests.games.helpers import balance, make_player, make_room, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -77,11 +77,9 @@ def test_each_option_in_plain_words(name: str) -> None:
     with translation.override("en"):
         assert rules_phrases({name: value}) == [phrase]
         # At its standard value an option says nothing: the standard game's words are all.
-        standard = ENGINE.options_to_json(ENGINE.options_from_json({}))
-        assert rules_phrases({name: ENGINE.default_options.__getattribute__(name)}) == [
-            "Standard rules"
-        ]
-        assert standard == {}
+        standard = getattr(ENGINE.default_options, name)
+        assert standard != value
+        assert rules_phrases({name: standard}) == ["Standard rules"]
 
 
 def test_the_standard_game_and_several_options_in_plain_words() -> None:
@@ -397,13 +395,23 @@ def test_changing_the_rooms_rules_changes_no_game_being_played(trio: list[User])
     assert game.rules == {"one_card_free": True, "rocket_multiplier": 4}
     room.rules = {"max_multiplier": 2}
     room.save()
+    # The table says the rules of the game while it is played.
+    client = login(trio[0])
+    line = re.compile(r'<p class="table-rules-line">.*?</p>')
+    playing = line.search(client.get(f"/tables/{table.pk}/").content.decode())
+    assert playing is not None
+    assert "Rocket ×4 · One card left pays nothing" in playing[0]
     play_out(game, seed=3)
     game.refresh_from_db()
     assert game.rules == {"one_card_free": True, "rocket_multiplier": 4}
     assert selectors.game_state(game=game).rules.one_card_free
     assert game_replay_steps(game=game).ok
-    # The table says the rules of the game while it is played, then those of the next.
-    for user in trio:
-        set_balance(user, 100_000)
+    # Then those of the next game; its settlement, those it was played with.
     table.refresh_from_db()
     assert table.play_rules == {"max_multiplier": 2}
+    html = client.get(f"/tables/{table.pk}/").content.decode()
+    after = line.search(html)
+    assert after is not None and "Multiplier capped at ×2" in after[0]
+    assert re.search(
+        r"data-settlement-rules>This game&#39;s house rules: Rocket ×4 · One card left", html
+    )
