@@ -155,12 +155,8 @@ def room_card(room: WithAnnotations[Room, SeatedCount], *, balance: int | None) 
 
 def rules_phrases(game: str, rules: dict[str, Any] | None) -> list[str]:
     """The rules ``rules`` of ``game`` in short words, as its presentation says them (none for
-    a game that says none, or that is not installed)."""
-    try:
-        presentation = presentation_for(game)
-        return presentation.rules_phrases(rules)
-    except (LookupError, ImportError):
-        return []
+    a game that says none)."""
+    return presentation_for(game).rules_phrases(rules)
 
 
 def player_balance(request: HttpRequest) -> int | None:
@@ -232,7 +228,7 @@ def room_page(
             "card": room_card(room, balance=balance),
             "balance": balance,
             "tables": tables_to_watch(room=room) if request.user.is_authenticated else [],
-            "private_form": private_form or TableRulesForm(room=room),
+            "private_form": TableRulesForm(room=room) if private_form is None else private_form,
             "rules_chosen": TableRulesForm.CHOSEN,
         },
     )
@@ -247,9 +243,10 @@ def rules(request: HttpRequest) -> HttpResponse:
             _("The rules document %(name)s is missing.") % {"name": f"docs/{path.name}"}
         ) from None
     # Each game's house rules, an option a section, in the active language.
-    house_rules = [
-        {"key": key, "title": presentation.title, "options": options}
-        for key in engines()
-        if (options := (presentation := presentation_for(key)).rules_explained())
-    ]
+    house_rules = []
+    for key in engines():
+        presentation = presentation_for(key)
+        options = presentation.rules_explained()
+        if options:
+            house_rules.append({"key": key, "title": presentation.title, "options": options})
     return render(request, "games/rules.html", {"doc": doc, "house_rules": house_rules})
