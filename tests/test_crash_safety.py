@@ -75,8 +75,9 @@ pytestmark = [
 GAMES = int(os.environ.get("CRASH_GAMES", "100"))
 KILL_MOMENTS = int(os.environ.get("CRASH_KILL_MOMENTS", "0"))
 SEED = int(os.environ.get("CRASH_SEED", "20261130"))
-# A table where nothing happened for this long is stuck: the test stops and says which.
-STALL_SECONDS = 30
+# A table where nothing happened for this long is stuck: the test stops and says which. A player
+# whose every worker is down cannot press 再来一局, and is stood up only after READY_SECONDS.
+STALL_SECONDS = settings.READY_SECONDS + 15
 # A backstop: seconds of play after which the test gives up (the suite's run takes about two
 # minutes; a kill moment comes every two seconds or so).
 TIME_LIMIT = max(300, 8 * KILL_MOMENTS)

@@ -14,6 +14,11 @@ the bots of 干瞪眼, whose ``ENGINE.bot_policy()`` is the sensible one:
 by the same names, and ``games.bots.doudizhu_arena`` measures the bot as the landlord and as the
 farmers (``python -m games.bots arena --game doudizhu``).
 
+上海斗地主 likewise (``games.bots.shanghai``, ``games.bots.shanghai_simple``): its
+``ENGINE.bot_policy()`` is ``ShanghaiPolicy``, ``make_policy(name, game="shanghai")`` builds the
+three by the same names, and ``games.bots.shanghai_arena`` measures the bot as the landlord and
+as the farmers (``python -m games.bots arena --game shanghai``).
+
 ``make_policy(name, seed=...)`` builds one by name; ``play_game`` plays a game out between bots,
 ``duel`` measures one bot against two copies of another policy (win rate and coins with 95 %
 confidence intervals; ``python -m games.bots arena``) and ``win_rates`` compares three of them
@@ -26,12 +31,15 @@ from typing import Literal, overload
 
 from games.rules.doudizhu.moves import Action as DoudizhuAction
 from games.rules.gandengyan.moves import Move
+from games.rules.shanghai.moves import Action as ShanghaiAction
 
 from .arena import duel, play_game, win_rates
 from .doudizhu import DoudizhuPolicy
 from .doudizhu_simple import DoudizhuGreedyPolicy, DoudizhuRandomPolicy
 from .policy import Policy, choose_for
 from .sensible import SensiblePolicy
+from .shanghai import ShanghaiPolicy
+from .shanghai_simple import ShanghaiGreedyPolicy, ShanghaiRandomPolicy
 from .simple import GreedyPolicy, RandomPolicy
 
 __all__ = [
@@ -44,6 +52,9 @@ __all__ = [
     "Policy",
     "RandomPolicy",
     "SensiblePolicy",
+    "ShanghaiGreedyPolicy",
+    "ShanghaiPolicy",
+    "ShanghaiRandomPolicy",
     "choose_for",
     "duel",
     "make_policy",
@@ -52,7 +63,7 @@ __all__ = [
 ]
 
 POLICY_NAMES = ("random", "greedy", "sensible")
-GAMES = ("gandengyan", "doudizhu")
+GAMES = ("gandengyan", "doudizhu", "shanghai")
 
 
 @overload
@@ -67,12 +78,26 @@ def make_policy(
 ) -> Policy[DoudizhuAction]: ...
 
 
+@overload
+def make_policy(
+    name: str, *, seed: int = 0, game: Literal["shanghai"]
+) -> Policy[ShanghaiAction]: ...
+
+
 def make_policy(
     name: str, *, seed: int = 0, game: str = "gandengyan"
-) -> Policy[Move] | Policy[DoudizhuAction]:
+) -> Policy[Move] | Policy[DoudizhuAction] | Policy[ShanghaiAction]:
     """A policy of ``game`` (干瞪眼 unless told) by its name; ``seed`` is used by the random
-    one only. The sensible 斗地主 policy is ``DoudizhuPolicy``, its engine's bot."""
-    if game == "doudizhu":
+    one only. The sensible 斗地主 policy is ``DoudizhuPolicy``, the sensible 上海斗地主 one
+    ``ShanghaiPolicy``: their engines' bots."""
+    if game == "shanghai":
+        if name == "random":
+            return ShanghaiRandomPolicy(seed)
+        if name == "greedy":
+            return ShanghaiGreedyPolicy()
+        if name == "sensible":
+            return ShanghaiPolicy()
+    elif game == "doudizhu":
         if name == "random":
             return DoudizhuRandomPolicy(seed)
         if name == "greedy":

@@ -12,6 +12,13 @@
     every seat, over ``--games / 3`` deals with the roles fixed; then whole games with bidding,
     the bot in each seat in turn (see ``games.bots.doudizhu_arena``).
 
+``python -m games.bots arena --game shanghai [--games 600] [--seed 1] [--against random greedy]``
+    the 上海斗地主 bot likewise: as the landlord, as the three farmers and the other policy in
+    every seat, over ``--games / 3`` deals with the roles fixed; then whole games with bidding,
+    the bot in each of the four seats in turn, with its time per move, and last its time over
+    the landlord's first lead, the largest choice, with nothing remembered (see
+    ``games.bots.shanghai_arena``; ``--no-timing`` leaves the timing lines out).
+
 ``python -m games.bots speed [--games 200] [--seed 1]``
     times ``SensiblePolicy.choose`` alone: over every move of whole games against greedy bots,
     then on leads with 10- and 20-card hands (its work grows with the hand) and on the hardest
@@ -35,6 +42,10 @@ from . import GAMES, POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
 from .arena import duel, format_report
 from .doudizhu_arena import format_role_report, full_duel, role_duel
 from .sensible import clear_caches
+from .shanghai_arena import cold_lead_times, format_times
+from .shanghai_arena import format_role_report as format_shanghai_report
+from .shanghai_arena import full_duel as shanghai_full_duel
+from .shanghai_arena import role_duel as shanghai_role_duel
 
 #: The slowest lead found by searching 20-card hands (a joker among long runs of pairs and
 #: threes: hundreds of plays, each leaving a hand to split again).
@@ -76,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error("--games must be a positive multiple of 3: each deal is played 3 times")
         if args.game == "doudizhu":
             _doudizhu_arena(args.bot, args.against, args.games // 3, args.seed)
+        elif args.game == "shanghai":
+            _shanghai_arena(args.bot, args.against, args.games // 3, args.seed, not args.no_timing)
         else:
             _arena(args.bot, args.against, args.games, args.seed, args.base, not args.no_timing)
     else:
@@ -103,6 +116,24 @@ def _doudizhu_arena(bot: str, against: Sequence[str], deals: int, seed: int) -> 
                 print()
             print(format_role_report(duel_of(bot, opponent, deals=deals, seed=seed)))
             sys.stdout.flush()
+
+
+def _shanghai_arena(bot: str, against: Sequence[str], deals: int, seed: int, timing: bool) -> None:
+    for number, opponent in enumerate(against):
+        for duel_of in (shanghai_role_duel, shanghai_full_duel):
+            if number or duel_of is shanghai_full_duel:
+                print()
+            started = time.perf_counter()
+            report = duel_of(bot, opponent, deals=deals, seed=seed)
+            print(format_shanghai_report(report, timing=timing))
+            if timing:
+                print(f"played in {time.perf_counter() - started:.0f} s")
+            sys.stdout.flush()
+    if timing:
+        print()
+        wall, cpu = cold_lead_times(deals, seed)
+        print(format_times("first leads, 33 cards, cold, by the clock", wall))
+        print(format_times("first leads, 33 cards, cold, CPU", cpu))
 
 
 def _speed(games: int, seed: int) -> None:

@@ -72,8 +72,10 @@ from games.rules.gandengyan.combos import (
     Combo,
     ComboKind,
     interpretations,
+    meanings,
 )
 from games.rules.gandengyan.moves import PASS, Move, Play
+from games.rules.gandengyan.options import GandengyanRules
 
 __all__ = ["SensiblePolicy", "clear_caches"]
 
@@ -161,8 +163,18 @@ def _group_costs() -> dict[Combo, float]:
 _GROUP_COST = _group_costs()
 
 
+#: What the rules allow a split to use: the most ranks in a straight and in a pair straight, and
+#: whether the joker may stand for a 2 (``_shape``).
+Shape = tuple[int, int, bool]
+_STANDARD_SHAPE: Shape = (ACE_POSITION + 1, ACE_POSITION + 1, True)
+
+
+def _shape(rules: GandengyanRules) -> Shape:
+    return (rules.straight_limit, rules.pair_straight_limit // 2, not rules.joker_not_two)
+
+
 @functools.lru_cache(maxsize=1 << 18)
-def _plan(counts: int, joker: int) -> float:
+def _plan(counts: int, joker: int, shape: Shape = _STANDARD_SHAPE) -> float:
     """The cost of the best split of a hand into combinations.
 
     ``counts`` holds the natural cards' rank counts (see ``_counts``), ``joker`` is 1 when one
@@ -177,9 +189,10 @@ def _plan(counts: int, joker: int) -> float:
     shift = 4 * p
     c = (counts >> shift) & 15
     rest = counts - (c << shift)
-    best = _SAME[p][c] + _plan(rest, joker)
-    if joker and c < 4:
-        cost = _SAME[p][c + 1] + _plan(rest, 0)
+    best = _SAME[p][c] + _plan(rest, joker, shape)
+    longest, longest_pairs, wild_two = shape
+    if joker and c < 4 and (wild_two or p != _TWO):
+        cost = _SAME[p][c + 1] + _plan(rest, 0, shape)
         if cost < best:
             best = cost
     if p > ACE_POSITION:
@@ -194,8 +207,10 @@ def _plan(counts: int, joker: int) -> float:
         else:
             break
         q += 1
+        if q - p > longest:
+            break
         if q - p >= 3:
-            cost = _STRAIGHT[p][q - p] + _plan(counts - taken, joker - used)
+            cost = _STRAIGHT[p][q - p] + _plan(counts - taken, joker - used, shape)
             if cost < best:
                 best = cost
     # Straights with the joker just below p.
@@ -204,8 +219,10 @@ def _plan(counts: int, joker: int) -> float:
         while q <= ACE_POSITION and (counts >> (4 * q)) & 15:
             taken += 1 << (4 * q)
             q += 1
+            if q - p + 1 > longest:
+                break
             if q - p >= 2:
-                cost = _STRAIGHT[p - 1][q - p + 1] + _plan(counts - taken, 0)
+                cost = _STRAIGHT[p - 1][q - p + 1] + _plan(counts - taken, 0, shape)
                 if cost < best:
                     best = cost
     # Pair straights from p up; the joker may be the second card of one rank.
@@ -220,15 +237,17 @@ def _plan(counts: int, joker: int) -> float:
         else:
             break
         q += 1
+        if q - p > longest_pairs:
+            break
         if q - p >= 2:
-            cost = _PAIR_STRAIGHT[p][q - p] + _plan(counts - taken, joker - used)
+            cost = _PAIR_STRAIGHT[p][q - p] + _plan(counts - taken, joker - used, shape)
             if cost < best:
                 best = cost
     return best
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _hand_cost(counts: int, jokers: int) -> float:
+def _hand_cost(counts: int, jokers: int, shape: Shape = _STANDARD_SHAPE) -> float:
     """The cost of a hand with these natural counts and this many jokers (two are a rocket).
 
     Ranks with an empty rank between them never share a combination, so each block of
@@ -236,7 +255,7 @@ def _hand_cost(counts: int, jokers: int) -> float:
     goes to the block, or the two blocks around a one-rank gap, where it helps most.
     """
     blocks = _blocks(counts)
-    alone = [_plan(block, 0) for _, _, block in blocks]
+    alone = [_plan(block, 0, shape) for _, _, block in blocks]
     total = sum(alone)
     if jokers >= 2:
         return total + _ROCKET_COST
@@ -244,11 +263,11 @@ def _hand_cost(counts: int, jokers: int) -> float:
         return total
     best = _LONE_JOKER_COST
     for i, (_, high, block) in enumerate(blocks):
-        best = min(best, _plan(block, 1) - alone[i])
+        best = min(best, _plan(block, 1, shape) - alone[i])
         if i + 1 < len(blocks):
             low, _, following = blocks[i + 1]
             if low == high + 2 and low <= ACE_POSITION:
-                bridged = _plan(block | following, 1) - alone[i] - alone[i + 1]
+                bridged = _plan(block | following, 1, shape) - alone[i] - alone[i + 1]
                 best = min(best, bridged)
     return total + best
 
@@ -297,6 +316,8 @@ class _Seen:
         "_risks",
         "hand",
         "opponents",
+        "rules",
+        "shape",
         "stock",
         "unseen",
         "unseen_jokers",
@@ -319,6 +340,9 @@ class _Seen:
         seat = view.get("seat")
         counts = view.get("hand_counts") or []
         self.hand = hand
+        # The house rules the view states (``{}``, or none at all, is the standard game).
+        self.rules = GandengyanRules.from_dict(view.get("rules") or {})
+        self.shape = _shape(self.rules)
         self.opponents = {s: n for s, n in enumerate(counts) if s != seat}
         self.stock = int(view.get("stock") or 0)
         self.unseen = _counts(unseen)
@@ -420,7 +444,7 @@ class SensiblePolicy:
         hand = seen.hand
         counts = _counts(hand)
         jokers = (hand & JOKER_MASK).bit_count()
-        before = _hand_cost(counts, jokers)
+        before = _hand_cost(counts, jokers, seen.shape)
         stock = seen.stock
         threats = [n for n in seen.opponents.values() if n <= 2]
         # A joker never stands in for a card we could play naturally in the same combination.
@@ -434,7 +458,7 @@ class SensiblePolicy:
                 continue
             # With the stock empty, a play after which the rest goes down in one play wins the
             # game if it holds the round: we lead the rest next.
-            finishing = not stock and _one_play_left(hand & ~mask, 0)
+            finishing = not stock and _one_play_left(hand & ~mask, 0, seen.rules)
             # A 2 or a bomb is kept for later, unless it leads to going out, or it keeps the lead
             # while a nearly empty hand has to draw (with the stock empty, that gains nothing).
             expensive = _is_expensive(move, combo) and not finishing and not (threats and stock)
@@ -443,7 +467,7 @@ class SensiblePolicy:
                 score += _LAST_PLAY_LEFT * (1.0 - seen.beat_risk(combo))
             gone = _counts(mask)
             used_jokers = (mask & JOKER_MASK).bit_count()
-            after = _hand_cost(counts - gone, jokers - used_jokers)
+            after = _hand_cost(counts - gone, jokers - used_jokers, seen.shape)
             score += before - after - _BREAK * (after + _GROUP_COST[combo] - before)
             if combo.kind is ComboKind.SINGLE and not _has_neighbour(counts, _position(combo)):
                 score += _ISOLATED
@@ -462,7 +486,7 @@ class SensiblePolicy:
         hand = seen.hand
         counts = _counts(hand)
         jokers = (hand & JOKER_MASK).bit_count()
-        before = _hand_cost(counts, jokers)
+        before = _hand_cost(counts, jokers, seen.shape)
         danger = self._in_danger(seen, view)
         best: Move = PASS
         best_score = _FOLLOW_MIN if not danger else float("-inf")
@@ -470,10 +494,10 @@ class SensiblePolicy:
             combo = _combo(move)
             mask = move.mask
             used_jokers = (mask & JOKER_MASK).bit_count()
-            one_play_left = _one_play_left(hand & ~mask, seen.stock)
+            one_play_left = _one_play_left(hand & ~mask, seen.stock, seen.rules)
             if not danger and not one_play_left and self._saving(move, combo, seen):
                 continue
-            after = _hand_cost(counts - _counts(mask), jokers - used_jokers)
+            after = _hand_cost(counts - _counts(mask), jokers - used_jokers, seen.shape)
             score = before - after - _BREAK * (after + _GROUP_COST[combo] - before)
             risk = seen.beat_risk(combo)
             score += _HOLD * (1.0 - risk)
@@ -532,13 +556,14 @@ def _position(combo: Combo) -> int:
     return RANK_POSITION[combo.rank]
 
 
-def _one_play_left(rest: int, stock: int) -> bool:
-    """Whether ``rest`` can go down in one play (a lone joker only once the stock is empty)."""
+def _one_play_left(rest: int, stock: int, rules: GandengyanRules) -> bool:
+    """Whether ``rest`` can go down in one play under ``rules`` (a lone joker only once the
+    stock is empty, and never with ``lone_joker_last`` off)."""
     if not rest or rest == JOKER_MASK:
         return True
     if not rest & _NATURAL:
-        return stock == 0
-    return bool(interpretations(rest))
+        return stock == 0 and rules.lone_joker_last
+    return bool(meanings(rest, rules))
 
 
 def _threat_risk(seen: _Seen, combo: Combo, cards: int) -> float:

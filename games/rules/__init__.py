@@ -6,7 +6,7 @@ as bit masks), ``errors``, ``protocol`` (what every game's engine offers the pla
 keeps), ``replay`` (replaying recorded actions), ``records`` (the fields every record has),
 ``simulate`` (seeded random playouts) and ``cli`` (the command line, ``python -m games.rules``).
 Each game is a package of its own exposing its ``ENGINE``: ``gandengyan`` is 干瞪眼, ``doudizhu``
-斗地主.
+斗地主, ``shanghai`` 上海斗地主.
 """
 
 from .cards import Card, Rank, Suit, format_cards, parse_cards, parse_ranks

@@ -60,7 +60,7 @@ class Phase(enum.Enum):
     BID = "bid"  # seats bid or call for a role (斗地主's 叫地主 / 叫分) before the play
     DOUBLE = "double"  # seats choose to double the stakes before the play (斗地主's 加倍)
     PLAY = "play"  # seats play cards in turn
-    OVER = "over"  # the game has ended: ``winner`` is set, it can be settled
+    OVER = "over"  # the game has ended: ``winner`` is set (None: no winner), it can be settled
 
 
 ActionT = TypeVar("ActionT")
@@ -96,7 +96,8 @@ class GameStateProtocol(Protocol[ActionT]):
 
     @property
     def winner(self) -> int | None:
-        """The seat that won, once the game is over."""
+        """The seat that won, once the game is over (None while it goes on, or for a deal that
+        ended with no winner)."""
         ...
 
     @property
@@ -136,7 +137,10 @@ class SettlementProtocol(Protocol):
     """The nominal result of a finished game: what each seat pays (negative) or receives."""
 
     @property
-    def winner(self) -> int: ...
+    def winner(self) -> int | None:
+        """The seat that won; None for a deal that ended with no winner, where nobody pays
+        (干瞪眼's two unplayable lone jokers)."""
+        ...
 
     @property
     def base(self) -> int: ...

@@ -17,12 +17,14 @@ from accounts.selectors import house_wallet_get
 from accounts.services import coins_move
 from games import selectors, services
 from games.models import Game, GamePlayer, Table
+from games.rules.gandengyan import ENGINE
 from tests.games.helpers import (
     EXAMPLES,
     act_all,
     balance,
     game_ledger,
     make_player,
+    make_room,
     set_balance,
     start_from_position,
 )
@@ -338,3 +340,25 @@ def test_each_wallet_balance_is_the_sum_of_its_ledger(table: Table, trio: list[U
     for wallet in Wallet.objects.all():  # the players' and the house's
         assert wallet.balance == sum(e.amount for e in wallet.entries.all())
         assert wallet.balance >= 0
+
+
+def test_a_deal_with_no_winner_finishes_and_moves_no_coin(db: None) -> None:
+    """Under ``lone_joker_last: false`` two seats left with a lone joker each can never play:
+    the game ends with no winner, is settled at once, and nobody pays."""
+    room = make_room(code="lone", rules={"players": 2, "lone_joker_last": False})
+    table = Table.objects.create(room=room)
+    one, two = make_player("lone-one"), make_player("lone-two")
+    game = start_from_position(
+        table=table, players=[one, two], hands=["3s BJ", "RJ"], stock="", dealer=0
+    )
+    act_all(game, [{"seat": 0, "play": "3s"}])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner is None
+    assert game.settled_at is not None
+    assert game.result["winner"] is None and game.result["payments"] == [0, 0]
+    assert game_ledger(game) == []
+    assert balance(one) == balance(two) == 100_000
+    record = selectors.game_record(game=game)
+    assert record["rules"] == {"players": 2, "lone_joker_last": False}
+    replay = ENGINE.replay_record(record)
+    assert replay.ok and replay.settlement is not None and replay.settlement.winner is None

@@ -8,6 +8,8 @@ Output is JSON for programs. Exit status: 0 ok, 1 an action in the record is ill
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +20,9 @@ from ..cli import (
     record_command,
     run_checked,
 )
+from ..errors import RulesError
 from .game import GameState
+from .options import GandengyanRules
 from .records import GameRecord
 from .simulate import simulate
 
@@ -40,7 +44,22 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    return print_report(simulate(args.games, args.seed, follow20=args.follow20), as_json=args.json)
+    try:
+        rules = GandengyanRules.from_dict(_rules_json(args.rules))
+    except RulesError as exc:
+        print(f"bad --rules: {exc}", file=sys.stderr)
+        return 2
+    report = simulate(args.games, args.seed, follow20=args.follow20, rules=rules)
+    return print_report(report, as_json=args.json)
+
+
+def _rules_json(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"--rules is not JSON: {exc}") from exc
 
 
 def build_parser(prog: str = "python -m games.rules") -> argparse.ArgumentParser:
@@ -61,6 +80,9 @@ def build_parser(prog: str = "python -m games.rules") -> argparse.ArgumentParser
         "--follow20",
         1000,
         "also time legal_moves() on this many 20-card following positions (1000; 0: skip)",
+    )
+    sim.add_argument(
+        "--rules", help="house rules as a JSON object, as in a record (e.g. '{\"players\": 4}')"
     )
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(run=_simulate)

@@ -22,6 +22,16 @@ combinations and a soft bomb exactly one higher; a normal combination beats one 
 and length exactly one rank higher; a single 2 beats any single but a 2. Nothing is one higher
 than an A (14 -> 15 is no rank).
 
+House rules (``GandengyanRules``) narrow the meanings (``meanings``: no pair straights, shorter
+straights, no joker as a 2) and widen what beats what (``beats``: a pair of 2s over any pair, a
+bomb of 2s over its class, a natural bomb over the same wild one, a bomb over any lower one of its
+class). A meaning some rules refuse is never one the standard game lacks.
+
+>>> from games.rules.gandengyan.options import GandengyanRules
+>>> beats(PAIR[Rank.TWO], PAIR[Rank.FIVE]), beats(PAIR[Rank.TWO], PAIR[Rank.FIVE],
+...                                               GandengyanRules(twos_jump_pairs=True))
+(False, True)
+
 >>> from games.rules.cards import mask_of, parse_cards
 >>> [str(c) for c in interpretations(mask_of(parse_cards("5s 6h BJ")))]
 ['straight 4 5 6', 'straight 5 6 7']
@@ -43,6 +53,7 @@ from ..cards import (
     format_ranks,
 )
 from ..errors import NotationError
+from .options import STANDARD, GandengyanRules
 
 __all__ = [
     "HARD_BOMB",
@@ -57,6 +68,7 @@ __all__ = [
     "beats",
     "combo_from_ranks",
     "interpretations",
+    "meanings",
     "next_rank",
 ]
 
@@ -294,19 +306,68 @@ def _same_rank(rank: Rank, total: int) -> tuple[Combo, ...]:
     return ()
 
 
+def meanings(mask: int, rules: GandengyanRules = STANDARD) -> tuple[Combo, ...]:
+    """``interpretations`` that ``rules`` allow, in the same order: no pair straight when
+    ``pair_straights`` is off, none longer than ``max_straight`` / ``max_pair_straight``, and no
+    joker standing for a 2 with ``joker_not_two``.
+
+    >>> from games.rules.cards import mask_of, parse_cards
+    >>> from games.rules.gandengyan.options import GandengyanRules
+    >>> meanings(mask_of(parse_cards("2s BJ"))), meanings(
+    ...     mask_of(parse_cards("2s BJ")), GandengyanRules(joker_not_two=True))
+    ((<Combo pair 2 2>,), ())
+    """
+    found = interpretations(mask)
+    if rules.standard_play or not found:
+        return found
+    wild = bool(mask & _JOKER_BITS) and mask & _JOKER_BITS != _JOKER_BITS
+    return tuple(combo for combo in found if allows(combo, rules, wild=wild))
+
+
+def allows(combo: Combo, rules: GandengyanRules, *, wild: bool) -> bool:
+    """Whether ``rules`` let ``combo`` be played; ``wild``: one joker stands in it."""
+    kind = combo.kind
+    if kind is ComboKind.STRAIGHT:
+        return combo.length <= rules.straight_limit
+    if kind is ComboKind.PAIR_STRAIGHT:
+        return combo.length <= rules.pair_straight_limit
+    return not (wild and rules.joker_not_two and combo.rank is Rank.TWO)
+
+
 _SINGLE_KIND = ComboKind.SINGLE
+_PAIR_KIND = ComboKind.PAIR
 _TWO = Rank.TWO
 
 
-def beats(play: Combo, table: Combo) -> bool:
-    """Whether ``play`` may be played on ``table`` under the standard rules."""
+def beats(
+    play: Combo,
+    table: Combo,
+    rules: GandengyanRules = STANDARD,
+    *,
+    play_wild: bool = False,
+    table_wild: bool = False,
+) -> bool:
+    """Whether ``play`` may be played on ``table`` under ``rules`` (the standard ones unless
+    given). ``play_wild`` / ``table_wild``: a joker stands in that combination; only
+    ``natural_over_wild`` asks."""
     if table.bomb_class == 3:
         return False
     if play.bomb_class != table.bomb_class:
         return play.bomb_class > table.bomb_class
     if play.kind is not table.kind or play.length != table.length:
         return False
-    assert play.rank is not None and table.rank is not None
-    if play.kind is _SINGLE_KIND and play.rank is _TWO:
-        return table.rank is not _TWO
-    return play.rank == table.rank + 1 and play.rank <= Rank.ACE
+    rank, below = play.rank, table.rank
+    assert rank is not None and below is not None
+    if play.kind is _SINGLE_KIND and rank is _TWO:
+        return below is not _TWO
+    if rank == below + 1 and rank <= Rank.ACE:
+        return True
+    if rules.standard_play:
+        return False
+    if play.bomb_class:
+        return (
+            (rules.bombs_any_higher and rank > below)
+            or (rules.twos_top_bombs and rank is _TWO and below is not _TWO)
+            or (rules.natural_over_wild and rank == below and table_wild and not play_wild)
+        )
+    return play.kind is _PAIR_KIND and rules.twos_jump_pairs and rank is _TWO and below is not _TWO

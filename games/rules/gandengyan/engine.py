@@ -84,7 +84,7 @@ class GandengyanEngine:
 
     def timeout_action(self, state: GameState, seat: int) -> Move:
         """A pass when following; leading, the smallest lead (the engine lists plays from the
-        smallest)."""
+        smallest), or the pass that is a lone unplayable joker's only action."""
         check_turn(seat, state.to_move)
         if state.table is not None:
             return PASS
@@ -100,6 +100,9 @@ class GandengyanEngine:
         return settle(state, base=base)
 
     def pay(self, settlement: SettlementProtocol, coins: Sequence[int]) -> tuple[int, ...]:
+        """The winner takes what the losers can pay; a deal with no winner moves nothing."""
+        if settlement.winner is None:
+            return (0,) * len(settlement.payments)
         return pay_one_winner(settlement.winner, settlement.payments, coins)
 
     def record_to_json(

@@ -6,6 +6,12 @@ when it is made by the seat to move and is in ``legal_moves()`` (up to the choic
 never matters); ``apply`` checks both and raises ``IllegalMoveError`` with a stable code otherwise
 (``not_your_turn`` for a seat that is not to move).
 
+House rules come with the state (``rules``): they decide the meanings, what beats what and the
+lone joker. With ``lone_joker_last`` off, a hand of one joker can only pass, even when it leads:
+such a pass starts no round, the next seat leads and nobody draws. When every hand is a lone joker
+and nobody will draw again (two seats), the deal ends at once with no winner (``is_terminal``
+with ``winner`` None): nobody pays.
+
 >>> state = GameState.from_position(["3s 4h 5d 6c 7s 8h", "9s 9h Tc Jd Qs", "5s 6h Ks 2d BJ"],
 ...                                 stock="Ad 6s 7h", dealer=0)
 >>> state = state.apply(0, parse_move("3s 4h 5d")).apply(1, PASS)
@@ -32,14 +38,15 @@ from ..cards import (
 from ..errors import AmbiguousPlayError, IllegalMoveError
 from ..history import LogNode, unwind
 from ..protocol import Phase
-from .combos import SINGLE, Combo, beats, interpretations, next_rank
-from .movegen import follow_plays, lead_plays
+from .combos import SINGLE, Combo, beats, interpretations, meanings, next_rank
+from .movegen import follow_plays, lead_plays, ruled_follow_plays, ruled_lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
 from .options import STANDARD, GandengyanRules
 
 __all__ = ["GameState", "Phase", "TablePlay", "deal_from_seed"]
 
 _SINGLE_JOKER_MASKS = (BLACK_JOKER.bit, RED_JOKER.bit)
+_JOKER_MASK = BLACK_JOKER.bit | RED_JOKER.bit
 _AMBIGUOUS = "these cards can be played in more than one way"
 
 
@@ -53,6 +60,11 @@ class TablePlay(NamedTuple):
     def combo(self) -> Combo:
         assert self.play.combo is not None
         return self.play.combo
+
+    @property
+    def wild(self) -> bool:
+        """Whether one joker stands in the combination (the rocket is no wildcard play)."""
+        return _is_wild(self.play.mask)
 
     def to_json(self) -> dict[str, Any]:
         combo = self.combo
@@ -160,9 +172,10 @@ class GameState(_Fields):
             if seen & card.bit:
                 raise ValueError(f"card {card} is dealt twice")
             seen |= card.bit
-        if masks[dealer] in _SINGLE_JOKER_MASKS and stock_cards:
+        if masks[dealer] in _SINGLE_JOKER_MASKS and stock_cards and rules.lone_joker_last:
             # Unreachable in play (a round's winner draws before leading), and a dead end here.
             raise ValueError("the dealer cannot lead with a lone joker while the stock has cards")
+        stalled = _stalled(rules, masks, None, len(stock_cards))
         return cls._make(
             (
                 rules,
@@ -171,7 +184,7 @@ class GameState(_Fields):
                 tuple(masks),
                 tuple(card.index for card in stock_cards),
                 0,
-                dealer,
+                None if stalled else dealer,
                 None,
                 0,
                 1,
@@ -195,11 +208,13 @@ class GameState(_Fields):
 
     @property
     def phase(self) -> Phase:
-        return Phase.PLAY if self.winner is None else Phase.OVER
+        return Phase.PLAY if self.to_move is not None else Phase.OVER
 
     @property
     def is_terminal(self) -> bool:
-        return self.winner is not None
+        """Whether the game is over: a seat went out (``winner``), or, under
+        ``lone_joker_last: false``, the deal stalled with no winner."""
+        return self.to_move is None
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_from_mask(self.hands[seat])
@@ -249,11 +264,20 @@ class GameState(_Fields):
             return []
         stock_empty = self.stock_position >= len(self.stock)
         table = self.table
+        rules = self.rules
         if table is None:
-            return lead_plays(self.hands[seat], stock_empty)
+            if rules.standard_play:
+                return lead_plays(self.hands[seat], stock_empty)
+            leads = ruled_lead_plays(self.hands[seat], stock_empty, rules)
+            return leads if leads else [PASS]  # a lone joker that may not be played
         assert table.play.combo is not None
         moves: list[Move] = [PASS]
-        moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
+        if rules.standard_play:
+            moves += follow_plays(self.hands[seat], table.play.combo, stock_empty)
+        else:
+            moves += ruled_follow_plays(
+                self.hands[seat], table.play.combo, stock_empty, rules, table.play.mask
+            )
         return moves
 
     def legal_actions(self, seat: int) -> list[Move]:
@@ -291,7 +315,7 @@ class GameState(_Fields):
             raise IllegalMoveError.out_of_turn(seat, to_move)
         table = self.table
         if isinstance(move, Pass):
-            if table is None:
+            if table is None and not self._may_pass_lead(seat):
                 raise IllegalMoveError(
                     "leader_must_play", f"seat {seat} leads this round and may not pass"
                 )
@@ -305,19 +329,23 @@ class GameState(_Fields):
                 "cards_not_in_hand",
                 f"seat {seat} does not hold {format_cards(cards_from_mask(missing))}",
             )
-        meanings = self._meanings(move.mask, hand)
-        if not meanings:
+        found = self._meanings(move.mask, hand)
+        if not found:
             raise IllegalMoveError(
                 "not_a_combination", f"{format_cards(move.cards)} is not a combination"
             )
         chosen = move.combo
+        # The standard rules' beats takes two combos; house rules also ask about wildcards.
+        standard = self.rules.standard_play
         if chosen is not None:
-            if chosen not in meanings:
+            if chosen not in found:
                 raise IllegalMoveError(
                     "meaning_not_possible",
                     f"{format_cards(move.cards)} cannot be played as {chosen.ranks_text()}",
                 )
-            if table is not None and not beats(chosen, table.combo):
+            if table is not None and not (
+                beats(chosen, table.combo) if standard else self._beats(chosen, move.mask)
+            ):
                 raise IllegalMoveError(
                     "does_not_beat",
                     f"{format_cards(move.cards)} as {chosen} does not beat {table.combo} "
@@ -325,25 +353,53 @@ class GameState(_Fields):
                 )
             return move
         if strict:
-            _check_one_meaning(meanings, None if table is None else table.combo)
+            self._check_one_meaning(found, move.mask)
         if table is None:
-            return move.with_combo(meanings[0])
-        for meaning in meanings:
-            if beats(meaning, table.combo):
+            return move.with_combo(found[0])
+        for meaning in found:
+            if beats(meaning, table.combo) if standard else self._beats(meaning, move.mask):
                 return move.with_combo(meaning)
         raise IllegalMoveError(
             "does_not_beat", f"{format_cards(move.cards)} does not beat {table.combo} on the table"
         )
 
+    def _beats(self, combo: Combo, mask: int) -> bool:
+        """Whether ``combo``, played with the cards ``mask``, beats the table under the rules."""
+        table = self.table
+        assert table is not None
+        return beats(
+            combo,
+            table.combo,
+            self.rules,
+            play_wild=_is_wild(mask),
+            table_wild=_is_wild(table.play.mask),
+        )
+
+    def _check_one_meaning(self, meanings: Sequence[Combo], mask: int) -> None:
+        """``AmbiguousPlayError`` when more than one of ``meanings`` may be played here (leading,
+        when any may)."""
+        legal = [m for m in meanings if self.table is None or self._beats(m, mask)]
+        if len(legal) > 1:
+            raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in legal])
+
+    def _may_pass_lead(self, seat: int) -> bool:
+        """A leader may pass only with a lone joker that ``lone_joker_last: false`` forbids."""
+        return not self.rules.lone_joker_last and self.hands[seat] in _SINGLE_JOKER_MASKS
+
     def _meanings(self, mask: int, hand: int) -> tuple[Combo, ...]:
         if mask in _SINGLE_JOKER_MASKS:
+            if not self.rules.lone_joker_last:
+                raise IllegalMoveError(
+                    "lone_joker", "a joker may never be played alone under these rules"
+                )
             if hand != mask or self.stock_position < len(self.stock):
                 raise IllegalMoveError(
                     "lone_joker",
                     "a joker may be played alone only as the last card, when the stock is empty",
                 )
             return (self._lone_joker_meaning(),)
-        return interpretations(mask)
+        rules = self.rules
+        return interpretations(mask) if rules.standard_play else meanings(mask, rules)
 
     def _lone_joker_meaning(self) -> Combo:
         """A lone last joker counts as the single it needs: the lowest when leading, one higher
@@ -356,7 +412,12 @@ class GameState(_Fields):
                 "does_not_beat", f"a lone joker cannot beat {combo} on the table"
             )
         assert combo.rank is not None
-        return SINGLE[next_rank(combo.rank) or Rank.TWO]
+        higher = next_rank(combo.rank)
+        if higher is None and self.rules.joker_not_two:
+            raise IllegalMoveError(
+                "does_not_beat", "a lone joker cannot count as a 2 under these rules"
+            )
+        return SINGLE[higher or Rank.TWO]
 
     # Applying moves ------------------------------------------------------------------------------
 
@@ -392,6 +453,29 @@ class GameState(_Fields):
         log = (log, seat, move)
         length += 1
         if move is PASS:
+            to_move: int | None
+            if table is None:  # a lone joker's pass as leader: the next seat leads, no draws
+                to_move = (seat + 1) % players
+                if _stalled(rules, hands, None, len(stock) - stock_position):
+                    to_move = None
+                lead_passed = (
+                    rules,
+                    dealer,
+                    hands,
+                    start_hands,
+                    stock,
+                    stock_position,
+                    to_move,
+                    None,
+                    0,
+                    multiplier,
+                    plays_made,
+                    None,
+                    log,
+                    length,
+                    length,
+                )
+                return _tuple_new(GameState, lead_passed)
             passes += 1
             if passes < players - 1:
                 to_move = (seat + 1) % players
@@ -400,6 +484,10 @@ class GameState(_Fields):
                 to_move = table.seat
                 hands, stock_position = self._draw(to_move)
                 table, passes, round_start = None, 0, length
+                if not rules.lone_joker_last and _stalled(
+                    rules, hands, None, len(stock) - stock_position
+                ):
+                    to_move = None
             fields = (
                 rules,
                 dealer,
@@ -427,6 +515,9 @@ class GameState(_Fields):
         if bomb_class:
             multiplier *= (2, 4, rules.rocket_multiplier)[bomb_class - 1]
         finished = not hands_list[seat]
+        stalled = not rules.lone_joker_last and _stalled(
+            rules, hands_list, move, len(stock) - stock_position
+        )
         after_play = (
             rules,
             dealer,
@@ -434,7 +525,7 @@ class GameState(_Fields):
             start_hands,
             stock,
             stock_position,
-            None if finished else (seat + 1) % players,
+            None if finished or stalled else (seat + 1) % players,
             _tuple_new(TablePlay, (seat, move)),
             0,
             multiplier,
@@ -463,6 +554,7 @@ class GameState(_Fields):
 
     def view_for(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
         """What ``seat`` may see, JSON-safe: its own hand, never another's, nor the stock's order.
+        ``rules`` holds the house rules that differ from the standard game (``{}``: none).
 
         ``seat=None`` is a spectator's view, with no hand at all. ``history=False`` leaves out
         the list of every action so far (``history`` is then empty), for a caller that shows
@@ -487,6 +579,7 @@ class GameState(_Fields):
             else [],
             "round_start": self.round_start,
             "winner": self.winner,
+            "rules": self.rules.to_dict(),
         }
         if self.table is not None:
             view["table"]["as"] = self.table.combo.ranks_text()
@@ -522,9 +615,18 @@ class GameState(_Fields):
 _tuple_new = tuple.__new__
 
 
-def _check_one_meaning(meanings: Sequence[Combo], table: Combo | None) -> None:
-    """``AmbiguousPlayError`` when more than one of ``meanings`` may be played on ``table``
-    (None: leading, when any may)."""
-    legal = [meaning for meaning in meanings if table is None or beats(meaning, table)]
-    if len(legal) > 1:
-        raise AmbiguousPlayError(_AMBIGUOUS, [meaning.ranks_text() for meaning in legal])
+def _is_wild(mask: int) -> bool:
+    """One joker among the cards of a play (the rocket's two are no wildcard)."""
+    jokers = mask & _JOKER_MASK
+    return bool(jokers) and jokers != _JOKER_MASK
+
+
+def _stalled(rules: GandengyanRules, hands: Sequence[int], table: object, stock_left: int) -> bool:
+    """Under ``lone_joker_last: false``: every hand is a lone joker, which can never be played,
+    and nobody will draw again (no round is going on, or the stock is empty). Only two seats can
+    get there; the deal then ends with no winner."""
+    if rules.lone_joker_last:
+        return False
+    if not all(hand in _SINGLE_JOKER_MASKS for hand in hands):
+        return False
+    return table is None or stock_left == 0

@@ -10,12 +10,18 @@ Each distinct action (the multiset of ranks used, jokers told apart, and the mea
 once, with the hand's lowest suits, in a fixed order: kind (single, pair, straight, pair straight,
 soft bomb, hard bomb, rocket), then length, then rank; within one combination the natural cards
 first, then the black joker's variants, then the red joker's, each by the rank the joker stands for.
+
+``lead_plays`` and ``follow_plays`` are the standard game's. House rules that change the plays
+(``GandengyanRules.standard_play`` false) go through ``ruled_lead_plays`` and
+``ruled_follow_plays``: the same generators, with the beating ranks widened by the rules and the
+meanings the rules refuse filtered out (per-rules tables, built once), in the same order.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from ..cards import BLACK_JOKER, RED_JOKER, SUITED_RANKS
 from .combos import (
@@ -31,9 +37,16 @@ from .combos import (
     Combo,
     ComboKind,
 )
+from .combos import (
+    PAIR_STRAIGHT as PAIR_STRAIGHTS,
+)
+from .combos import (
+    STRAIGHT as STRAIGHTS,
+)
 from .moves import Move, Play
+from .options import GandengyanRules
 
-__all__ = ["follow_plays", "lead_plays"]
+__all__ = ["follow_plays", "lead_plays", "ruled_follow_plays", "ruled_lead_plays"]
 
 # Plays are built straight from their fields, (mask, combo): the generator's hottest line.
 _new_play = tuple.__new__
@@ -281,8 +294,12 @@ def _only_jokers(hand: int, stock_empty: bool, lone_position: int) -> list[Move]
     return []
 
 
-def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
-    """Every distinct play a round's leader can make with this hand."""
+def lead_plays(
+    hand: int, stock_empty: bool, longest: int = ACE_POSITION + 1, longest_pairs: int = 12
+) -> list[Move]:
+    """Every distinct play a round's leader can make with this hand; ``longest`` and
+    ``longest_pairs``: the most ranks a straight and a pair straight may span (house rules;
+    0 pairs: no pair straight)."""
     if not hand & NATURAL_BITS:
         return _only_jokers(hand, stock_empty, 0)
     h = _Hand(hand)
@@ -303,10 +320,14 @@ def lead_plays(hand: int, stock_empty: bool) -> list[Move]:
     wild = bool(jokers)
     if h.one.bit_count() + wild >= 3:
         for length, start, gap in _windows(h.one & _STRAIGHT_BIT0, _M0, wild, 3):
+            if length > longest:
+                break
             _straight(out, h, start, length, gap)
-    if h.two.bit_count() + wild >= 2:
+    if h.two.bit_count() + wild >= 2 and longest_pairs >= 2:
         partial = h.one & _STRAIGHT_BIT0 if wild else 0
         for pairs, start, gap in _windows(h.two & _STRAIGHT_BIT0, partial, wild, 2):
+            if pairs > longest_pairs:
+                break
             _pair_straight(out, h, start, pairs, gap)
     _bombs(out, h.natural, jokers, h.two, h.three, _M0, _M0)
     if hand & JOKER_BITS == JOKER_BITS:
@@ -365,3 +386,137 @@ def follow_plays(hand: int, table: Combo, stock_empty: bool) -> list[Move]:
     if hand & JOKER_BITS == JOKER_BITS:
         out.append(_new_play(Play, (JOKER_BITS, ROCKET)))
     return out
+
+
+# House rules ------------------------------------------------------------------------------------
+
+
+class _Rules:
+    """What one set of rules changes in the plays, as tables: the combinations never allowed,
+    whether a joker may stand for a 2, the lone joker, and which bombs beat which."""
+
+    __slots__ = (
+        "any_higher",
+        "banned",
+        "longest",
+        "longest_pairs",
+        "lone_joker",
+        "natural_over_wild",
+        "no_wild_two",
+        "twos_jump_pairs",
+        "twos_top_bombs",
+    )
+
+    def __init__(self, rules: GandengyanRules) -> None:
+        banned = {c for c in STRAIGHTS.values() if c.length > rules.straight_limit}
+        banned |= {c for c in PAIR_STRAIGHTS.values() if c.length > rules.pair_straight_limit}
+        self.banned = frozenset(banned)
+        self.longest = rules.straight_limit  # in ranks, as lead_plays counts them
+        self.longest_pairs = rules.pair_straight_limit // 2
+        self.no_wild_two = rules.joker_not_two
+        self.lone_joker = rules.lone_joker_last
+        self.twos_jump_pairs = rules.twos_jump_pairs
+        self.twos_top_bombs = rules.twos_top_bombs
+        self.natural_over_wild = rules.natural_over_wild
+        self.any_higher = rules.bombs_any_higher
+
+
+def _rules_tables(rules: GandengyanRules) -> _Rules:
+    """The tables of ``rules``, kept on the rules object (reading them is one attribute lookup,
+    where a cache keyed by the rules would hash all their fields on every call)."""
+    tables = rules.play_tables
+    if tables is None:
+        tables = _Rules(rules)
+        object.__setattr__(rules, "play_tables", tables)  # a cache on a frozen value
+    return cast("_Rules", tables)
+
+
+_TWO_RANK = SUITED_RANKS[TWO]
+
+
+def _keep(plays: list[Move], r: _Rules) -> list[Move]:
+    """``plays`` without those the rules refuse, in order."""
+    banned, no_wild_two = r.banned, r.no_wild_two
+    if not banned and not no_wild_two:
+        return plays
+    out = []
+    for play in plays:
+        mask, combo = play  # type: ignore[misc]  # the generators make plays only, with combos
+        if combo in banned:
+            continue
+        if no_wild_two and mask & JOKER_BITS and combo.rank is _TWO_RANK:  # type: ignore[union-attr]
+            continue
+        out.append(play)
+    return out
+
+
+def ruled_lead_plays(hand: int, stock_empty: bool, rules: GandengyanRules) -> list[Move]:
+    """``lead_plays`` under house rules. Empty for a lone joker when ``lone_joker_last`` is
+    off: its holder's one action is a pass."""
+    r = _rules_tables(rules)
+    if not r.lone_joker and hand in _LONE_JOKERS:
+        return []
+    plays = lead_plays(hand, stock_empty, r.longest, r.longest_pairs)
+    return _keep(plays, r) if r.no_wild_two else plays
+
+
+_LONE_JOKERS = (BLACK_BIT, RED_BIT)
+
+
+def ruled_follow_plays(
+    hand: int, table: Combo, stock_empty: bool, rules: GandengyanRules, table_mask: int = 0
+) -> list[Move]:
+    """``follow_plays`` under house rules; ``table_mask``: the cards of the table's play (whether
+    a joker stands in it matters to ``natural_over_wild``)."""
+    r = _rules_tables(rules)
+    if hand in _LONE_JOKERS:
+        return _keep(follow_plays(hand, table, stock_empty), r) if r.lone_joker else []
+    kind = table.kind
+    if kind is _ROCKET_KIND or not hand & NATURAL_BITS:
+        return _keep(follow_plays(hand, table, stock_empty), r)
+    if kind is _STRAIGHT_KIND or kind is _PAIR_STRAIGHT_KIND:
+        # Same kind and length one higher, as in the standard game; only bombs may differ, and
+        # they do not beat a normal combination differently.
+        return _keep(follow_plays(hand, table, stock_empty), r)
+    assert table.rank is not None
+    position = RANK_POSITION[table.rank]
+    above = position + 1 if position < ACE_POSITION else -1
+    natural = hand & NATURAL_BITS
+    jokers = _JOKERS_HELD[hand >> 52]
+    out: list[Move] = []
+    if kind is _SINGLE_KIND or kind is _PAIR_KIND:
+        if above >= 0:
+            _same_rank(out, hand, jokers, above, kind is _PAIR_KIND)
+        if position != TWO and (kind is _SINGLE_KIND or r.twos_jump_pairs):
+            _same_rank(out, hand, () if kind is _SINGLE_KIND else jokers, TWO, kind is _PAIR_KIND)
+    counts = _translate(natural.to_bytes(7, "little"), _COUNTS)
+    two, three = (counts >> 1) & _M0, (counts >> 2) & _M0
+    bomb_class = table.bomb_class
+    if bomb_class == 0:
+        _bombs(out, natural, jokers, two, three, _M0, _M0)
+    else:
+        beating = _BIT0[above] if above >= 0 else 0
+        if r.any_higher:
+            beating |= _M0 & ~((_BIT0[position] << 1) - 1)  # every rank above the table's
+        if r.twos_top_bombs and position != TWO:
+            beating |= _BIT0[TWO]
+        if r.natural_over_wild and table_mask & JOKER_BITS:  # a bomb holds one joker at most
+            _natural_bomb(out, natural, position, bomb_class)
+        if bomb_class == 1:
+            _bombs(out, natural, jokers, two, three, beating, _M0)
+        else:
+            _bombs(out, natural, jokers, two, three, 0, beating)
+    if hand & JOKER_BITS == JOKER_BITS:
+        out.append(_new_play(Play, (JOKER_BITS, ROCKET)))
+    return _keep(out, r)
+
+
+def _natural_bomb(out: list[Move], natural: int, position: int, bomb_class: int) -> None:
+    """The natural bomb of the table's class and rank, when the hand holds it (it beats the
+    wild one under ``natural_over_wild``; with one deck the two never meet in a game)."""
+    shift = 4 * position
+    nibble = (natural >> shift) & 15
+    if bomb_class == 1 and nibble.bit_count() >= 3:
+        out.append(_new_play(Play, (_LOWEST_OF[3][nibble] << shift, _SOFT[position])))
+    elif bomb_class == 2 and nibble == 15:
+        out.append(_new_play(Play, (15 << shift, _HARD[position])))

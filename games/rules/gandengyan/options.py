@@ -1,8 +1,15 @@
 """The rules object: the standard game, and the named house-rule options that vary it.
 
 A room or a record states only the options that differ from the standard (``{}`` is the standard
-game). Every option of the rules specification has a field here; an option the engine cannot play
-yet is refused by name when the rules are built, never silently ignored.
+game). Every option of the rules specification has a field here, and every one is playable; an
+unknown name or a value of the wrong type is refused by name, never silently ignored.
+
+>>> GandengyanRules.from_dict({"joker_not_two": True}).to_dict()
+{'joker_not_two': True}
+>>> STANDARD.standard_play, GandengyanRules(players=2, draw="winner").standard_play
+(True, True)
+>>> GandengyanRules(bombs_any_higher=True).standard_play
+False
 """
 
 from __future__ import annotations
@@ -36,6 +43,20 @@ class GandengyanRules:
     bombs_any_higher: bool = False
     joker_not_two: bool = False
     max_multiplier: int | None = None
+    #: Derived, not an option: no option that changes which plays are legal is set, so the move
+    #: generator's standard tables apply (dealing, drawing and settlement options may differ).
+    standard_play: bool = dataclasses.field(
+        init=False, repr=False, compare=False, hash=False, default=True
+    )
+    #: The move generator's tables for these rules, built the first time it needs them (a cache,
+    #: not part of the value: ``movegen`` owns it).
+    play_tables: object = dataclasses.field(
+        init=False, repr=False, compare=False, hash=False, default=None
+    )
+
+    def __post_init__(self) -> None:
+        standard = all(getattr(self, name) == default for name, default in _PLAY_DEFAULTS)
+        object.__setattr__(self, "standard_play", standard)
 
     @classmethod
     def from_dict(cls, options: Mapping[str, Any] | None) -> GandengyanRules:
@@ -44,7 +65,7 @@ class GandengyanRules:
             return STANDARD
         if not isinstance(options, Mapping):
             raise RulesError("rules must be an object of option names and values")
-        fields = {field.name: field for field in dataclasses.fields(cls)}
+        fields = {field.name: field for field in dataclasses.fields(cls) if field.init}
         values: dict[str, Any] = {}
         for name, value in options.items():
             if name not in fields:
@@ -54,16 +75,14 @@ class GandengyanRules:
             values[name] = value
         if not values:
             return STANDARD
-        rules = cls(**values)
-        rules._check_supported()
-        return rules
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
         """Only the options that differ from the standard game."""
         return {
             field.name: getattr(self, field.name)
             for field in dataclasses.fields(self)
-            if getattr(self, field.name) != field.default
+            if field.init and getattr(self, field.name) != field.default
         }
 
     @property
@@ -71,10 +90,18 @@ class GandengyanRules:
         """Cards dealt to each seat, starting with the dealer: 6, then 5 each."""
         return (6,) + (5,) * (self.players - 1)
 
-    def _check_supported(self) -> None:
-        for name in _NOT_YET_PLAYABLE:
-            if getattr(self, name) != getattr(STANDARD, name):
-                raise RulesError(f"the rules option {name!r} is not playable in this version")
+    @property
+    def straight_limit(self) -> int:
+        """The longest straight allowed, in cards (12: all of 3..A)."""
+        return 12 if self.max_straight is None else min(self.max_straight, 12)
+
+    @property
+    def pair_straight_limit(self) -> int:
+        """The longest pair straight allowed, in cards, even (0: none at all; 24: all of 3..A)."""
+        if not self.pair_straights:
+            return 0
+        limit = 24 if self.max_pair_straight is None else min(self.max_pair_straight, 24)
+        return limit - limit % 2
 
 
 def _check_type(name: str, value: Any) -> None:
@@ -94,17 +121,17 @@ def _check_type(name: str, value: Any) -> None:
         raise RulesError(f"{name!r} must be true or false")
 
 
-# Options whose play the engine does not implement yet; settlement and dealing options are in.
-_NOT_YET_PLAYABLE = (
-    "twos_jump_pairs",
-    "twos_top_bombs",
-    "pair_straights",
-    "max_straight",
-    "max_pair_straight",
-    "lone_joker_last",
-    "natural_over_wild",
-    "bombs_any_higher",
-    "joker_not_two",
+# The options that change which plays are legal, with their standard values.
+_PLAY_DEFAULTS = (
+    ("twos_jump_pairs", False),
+    ("twos_top_bombs", False),
+    ("pair_straights", True),
+    ("max_straight", None),
+    ("max_pair_straight", None),
+    ("lone_joker_last", True),
+    ("natural_over_wild", False),
+    ("bombs_any_higher", False),
+    ("joker_not_two", False),
 )
 
 STANDARD = GandengyanRules()

@@ -2,7 +2,9 @@
 
 Each loser pays ``base x cards left x multiplier x (2 if spring)``; the winner receives the sum, so
 the payments always add up to zero. The multiplier is the product over every bomb played (soft x2,
-hard x4, rocket x8); a loser who played no card at all is spring (春) and pays double.
+hard x4, rocket x8); a loser who played no card at all is spring (春) and pays double. A deal that
+ended with no winner (two lone jokers under ``lone_joker_last: false``) settles with ``winner``
+None and nobody paying.
 
 >>> from games.rules.gandengyan import GameState
 >>> state = GameState.from_position(["3s", "4s 5s 6s", "7s 8s 9s Ts Js"], stock="", dealer=0)
@@ -28,7 +30,7 @@ __all__ = ["Settlement", "settle"]
 class Settlement:
     """The nominal result of a finished game, per seat."""
 
-    winner: int
+    winner: int | None  # None: the deal ended with no winner, and nobody pays
     base: int
     multiplier: int
     cards_left: tuple[int, ...]
@@ -46,7 +48,7 @@ class Settlement:
 
 def settle(state: GameState, *, base: int) -> Settlement:
     """Settle a finished game at stake ``base``. Raises ``ValueError`` while it is still going."""
-    if state.winner is None:
+    if not state.is_terminal:
         raise ValueError("the game is not over: there is nothing to settle yet")
     if type(base) is not int or base < 1:
         raise ValueError("the base stake is a positive whole number")
@@ -56,6 +58,9 @@ def settle(state: GameState, *, base: int) -> Settlement:
     if rules.max_multiplier is not None:
         multiplier = min(multiplier, rules.max_multiplier)
     cards_left = tuple(hand.bit_count() for hand in state.hands)
+    if winner is None:
+        seats = len(state.hands)
+        return Settlement(None, base, multiplier, cards_left, (False,) * seats, (0,) * seats)
     spring = tuple(seat != winner and _is_spring(state, seat) for seat in range(len(state.hands)))
     payments = [0] * len(state.hands)
     for seat, left in enumerate(cards_left):

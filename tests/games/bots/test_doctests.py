@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["games.bots.policy", "games.bots.simple", "games.bots.sensible", "games.bots.arena"]
+MODULES = [
+    "games.bots.policy",
+    "games.bots.simple",
+    "games.bots.sensible",
+    "games.bots.arena",
+    "games.bots.shanghai",
+    "games.bots.shanghai_simple",
+    "games.bots.shanghai_arena",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

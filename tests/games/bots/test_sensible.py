@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.bots import SensiblePolicy, choose_for
-from games.rules.gandengyan import PASS, GameState, Play
+from games.bots.sensible import _counts, _hand_cost, _one_play_left, _shape
+from games.rules.cards import mask_of, parse_cards
+from games.rules.gandengyan import PASS, GameState, GandengyanRules, Play
 from games.rules.gandengyan.combos import ComboKind
 from tests.games.bots.positions import make_position
 
@@ -185,3 +187,38 @@ def test_it_does_not_waste_the_joker_on_a_follow() -> None:
     # 6 + joker would answer the pair of 5s, but the joker is worth more than that.
     state = make_position("6s 9h Jd Kc BJ", lead="5s 5h", stock=30)
     assert passes(state)
+
+
+# House rules -------------------------------------------------------------------------------------
+
+
+def test_the_bot_splits_its_hand_by_the_house_rules() -> None:
+    """Its plan of a hand only uses what the rules allow: no pair straight when they are off,
+    no straight longer than the limit, no joker standing for a 2 under joker_not_two."""
+
+    def cost(cards: str, **options: object) -> float:
+        mask = mask_of(parse_cards(cards))
+        shape = _shape(GandengyanRules.from_dict(options))
+        return _hand_cost(_counts(mask), (mask >> 52).bit_count(), shape)
+
+    assert cost("5s 5h 6s 6h 7s 7h", pair_straights=False) > cost("5s 5h 6s 6h 7s 7h")
+    assert cost("3s 4s 5s 6s 7s 8s", max_straight=3) > cost("3s 4s 5s 6s 7s 8s")
+    assert cost("2s 2h BJ", joker_not_two=True) > cost("2s 2h BJ")
+    assert cost("9s 9h BJ", joker_not_two=True) == cost("9s 9h BJ")
+    off = GandengyanRules.from_dict({"pair_straights": False})
+    pairs = mask_of(parse_cards("5s 5h 6s 6h"))
+    assert _one_play_left(pairs, 0, GandengyanRules()) and not _one_play_left(pairs, 0, off)
+    joker = mask_of(parse_cards("BJ"))
+    no_lone = GandengyanRules.from_dict({"lone_joker_last": False})
+    assert _one_play_left(joker, 0, GandengyanRules()) and not _one_play_left(joker, 0, no_lone)
+
+
+def test_the_bot_reads_the_rules_from_the_view_and_plays_only_legal_moves() -> None:
+    rules = GandengyanRules.from_dict({"pair_straights": False, "joker_not_two": True})
+    state = GameState.from_position(
+        ["5s 5h 6s 6h 2s 2h BJ", "9s", "Ts"], stock="", dealer=0, rules=rules
+    )
+    legal = state.legal_moves()
+    assert all(m.combo.kind is not ComboKind.PAIR_STRAIGHT for m in legal if isinstance(m, Play))
+    move = SensiblePolicy().choose(state.view_for(0), legal)
+    assert move in legal

@@ -23,6 +23,8 @@ from games.rules import IllegalMoveError, RecordError
 from games.rules.gandengyan import ENGINE as GANDENGYAN
 from games.rules.gandengyan import GameState
 from games.rules.protocol import GameEngine, GameStateProtocol, Phase, Policy, SettlementProtocol
+from games.rules.shanghai import ENGINE as SHANGHAI
+from games.rules.shanghai import GameState as ShanghaiState
 from tests.games.toy.rules import ENGINE as HIGHCARD
 from tests.games.toy.rules import HighcardState
 
@@ -39,6 +41,23 @@ def _gandengyan_secrets(state: GameState, seat: int | None) -> set[str]:
 
 def _gandengyan_shown(view: dict[str, Any]) -> set[str]:
     return set(CARD_TOKEN.findall(json.dumps(view)))
+
+
+SHANGHAI_TOKEN = re.compile(r"\b(?:[2-9TJQKA][shdc]|BJ|RJ)\.[12]\b")
+
+
+def _shanghai_secrets(state: ShanghaiState, seat: int | None) -> set[str]:
+    hidden = {
+        str(card) for other in range(state.players) if other != seat for card in state.hand(other)
+    }
+    bottom = {str(card) for card in state.bottom}
+    # The bottom is shown once the landlord takes it; the face-up card is public from the deal.
+    hidden = hidden | bottom if state.landlord is None else hidden - bottom
+    return hidden - {str(state.current_deal.face_up)}
+
+
+def _shanghai_shown(view: dict[str, Any]) -> set[str]:
+    return set(SHANGHAI_TOKEN.findall(json.dumps(view)))
 
 
 def _highcard_secrets(state: HighcardState, seat: int | None) -> set[str]:
@@ -81,8 +100,9 @@ GAMES = [
     Game(GANDENGYAN, {"players": 4}, _gandengyan_secrets, _gandengyan_shown),
     Game(HIGHCARD, {}, _highcard_secrets, _highcard_shown),
     Game(HIGHCARD, {"players": 2}, _highcard_secrets, _highcard_shown),
+    Game(SHANGHAI, {}, _shanghai_secrets, _shanghai_shown),
 ]
-ENGINES = [GANDENGYAN, HIGHCARD]
+ENGINES = [GANDENGYAN, HIGHCARD, SHANGHAI]
 by_game = pytest.mark.parametrize("game", GAMES, ids=str)
 
 

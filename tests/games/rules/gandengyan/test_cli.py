@@ -660,6 +660,91 @@ def test_legal_on_a_record_with_an_illegal_action_exits_1(name, runs):
     assert done.stderr.strip()
 
 
+# legal and replay under house rules ------------------------------------------------------------
+
+call(
+    "legal twos jump pairs",
+    ("legal",),
+    record(
+        ["5s 5h 9c", "2s 2h 7s 7h BJ", "Kc"],
+        actions=[{"seat": 0, "play": "5s 5h"}],
+        rules={"twos_jump_pairs": True},
+    ),
+)
+call(
+    "legal standard pairs",
+    ("legal",),
+    record(["5s 5h 9c", "2s 2h 7s 7h BJ", "Kc"], actions=[{"seat": 0, "play": "5s 5h"}]),
+)
+call(
+    "legal joker not two",
+    ("legal",),
+    record(["2s 2h BJ", "9s", "Kc"], rules={"joker_not_two": True}),
+)
+call(
+    "legal lone joker may not lead",
+    ("legal",),
+    record(["RJ", "9s 9h", "Ks Kh"], rules={"lone_joker_last": False}),
+)
+_STALL = record(
+    ["3s BJ", "RJ"],
+    actions=[{"seat": 0, "play": "3s"}],
+    rules={"players": 2, "lone_joker_last": False},
+)
+call("replay two lone jokers", ("replay",), _STALL)
+call("legal two lone jokers", ("legal",), _STALL)
+call(
+    "replay pair straight refused",
+    ("replay",),
+    record(
+        ["5s 5h 6s 6h 9c", "Ks", "Kc"],
+        actions=[{"seat": 0, "play": "5s 5h 6s 6h"}],
+        rules={"pair_straights": False},
+    ),
+)
+
+
+def test_legal_follows_the_records_rules(runs):
+    standard = legal_output(runs, "legal standard pairs")
+    jump = legal_output(runs, "legal twos jump pairs")
+    assert standard == [
+        {"pass": True},
+        {"play": "7s 7h BJ", "as": "7 7 7"},
+        {"play": "2s 2h BJ", "as": "2 2 2"},
+    ]
+    assert jump == [
+        {"pass": True},
+        {"play": "2s 2h", "as": "2 2"},
+        {"play": "2s BJ", "as": "2 2"},
+        *standard[1:],
+    ]
+    assert legal_output(runs, "legal joker not two") == [
+        {"play": "2s", "as": "2"},
+        {"play": "2s 2h", "as": "2 2"},
+    ]
+    assert legal_output(runs, "legal lone joker may not lead") == [{"pass": True}]
+
+
+def test_replay_of_a_deal_with_no_winner(runs):
+    done = runs["replay two lone jokers"]
+    assert done.returncode == 0, done.stderr
+    output = one_json(done.stdout)
+    assert output["ok"] and output["state"]["to_move"] is None
+    assert output["result"] == {
+        "winner": None,
+        "multiplier": 1,
+        "spring": [False, False],
+        "payments": [0, 0],
+    }
+    assert legal_output(runs, "legal two lone jokers") == []
+
+
+def test_replay_refuses_what_the_records_rules_refuse(runs):
+    done = runs["replay pair straight refused"]
+    assert done.returncode == 1
+    assert one_json(done.stdout)["error"]["code"] == "not_a_combination"
+
+
 # simulate ----------------------------------------------------------------------------------------
 
 TIMING_KEYS = {
@@ -680,6 +765,23 @@ call(
 )
 call("simulate text", ("simulate", "--games", "5", "--seed", "3", "--follow20", "0"), None)
 call("unknown command", ("shuffle",), None)
+call(
+    "simulate house rules",
+    (
+        "simulate",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--json",
+        "--follow20",
+        "20",
+        "--rules",
+        '{"players": 2, "lone_joker_last": false, "bombs_any_higher": true, "joker_not_two": true}',
+    ),
+    None,
+)
+call("simulate bad rules", ("simulate", "--games", "1", "--rules", '{"players": 9}'), None)
 
 
 def simulated(runs, key: str) -> dict:
@@ -720,6 +822,14 @@ def test_simulate_text_mode_prints_lines(runs):
     assert any(line.startswith("games") for line in lines)
     with pytest.raises(json.JSONDecodeError):
         json.loads(done.stdout)
+
+
+def test_simulate_under_house_rules(runs):
+    report = simulated(runs, "simulate house rules")
+    assert report["games"] == 30 and len(report["wins_by_seat"]) == 2
+    assert sum(report["wins_by_seat"]) + report["no_winner"] == 30
+    bad = runs["simulate bad rules"]
+    assert bad.returncode == 2 and "'players' must be" in bad.stderr and bad.stdout == ""
 
 
 def test_unknown_command_exits_2(runs):

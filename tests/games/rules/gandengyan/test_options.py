@@ -27,13 +27,60 @@ def test_empty_options_are_the_standard_game() -> None:
         ({"rocket_multiplier": 5}, "'rocket_multiplier' must be 4 or 8"),
         ({"max_multiplier": 0}, "'max_multiplier' must be a positive whole number"),
         ({"one_card_free": "yes"}, "'one_card_free' must be true or false"),
-        ({"bombs_any_higher": True}, "'bombs_any_higher' is not playable in this version"),
-        ({"joker_not_two": True}, "'joker_not_two' is not playable in this version"),
+        ({"bombs_any_higher": 1}, "'bombs_any_higher' must be true or false"),
+        ({"joker_not_two": "yes"}, "'joker_not_two' must be true or false"),
+        ({"pair_straights": None}, "'pair_straights' must be true or false"),
+        ({"max_straight": 0}, "'max_straight' must be a positive whole number or null"),
+        ({"max_pair_straight": 4.0}, "'max_pair_straight' must be a positive whole number"),
+        ({"standard_play": False}, "unknown rules option 'standard_play'"),
     ],
 )
-def test_bad_or_unplayable_options_are_refused_by_name(options: dict, message: str) -> None:
+def test_bad_options_are_refused_by_name(options: dict, message: str) -> None:
     with pytest.raises(RulesError, match=message):
         GandengyanRules.from_dict(options)
+
+
+PLAY_OPTIONS = {
+    "twos_jump_pairs": True,
+    "twos_top_bombs": True,
+    "pair_straights": False,
+    "max_straight": 6,
+    "max_pair_straight": 6,
+    "lone_joker_last": False,
+    "natural_over_wild": True,
+    "bombs_any_higher": True,
+    "joker_not_two": True,
+}
+
+
+@pytest.mark.parametrize(("name", "value"), sorted(PLAY_OPTIONS.items()))
+def test_every_house_rule_option_is_playable(name: str, value: object) -> None:
+    rules = GandengyanRules.from_dict({name: value})
+    assert rules.to_dict() == {name: value}
+    assert GandengyanRules.from_dict(rules.to_dict()) == rules
+    assert not rules.standard_play
+    assert GameState.deal(3, rules=rules).legal_moves()
+
+
+def test_dealing_and_settlement_options_keep_the_standard_plays() -> None:
+    rules = GandengyanRules.from_dict({"players": 5, "draw": "winner", "one_card_free": True})
+    assert rules.standard_play and "standard_play" not in rules.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("options", "straight", "pair_straight"),
+    [
+        ({}, 12, 24),
+        ({"max_straight": 5}, 5, 24),
+        ({"max_straight": 40}, 12, 24),
+        ({"max_pair_straight": 7}, 12, 6),
+        ({"max_pair_straight": 1}, 12, 0),
+        ({"pair_straights": False, "max_pair_straight": 8}, 12, 0),
+    ],
+)
+def test_straight_limits(options: dict, straight: int, pair_straight: int) -> None:
+    rules = GandengyanRules.from_dict(options)
+    assert (rules.straight_limit, rules.pair_straight_limit) == (straight, pair_straight)
 
 
 def test_options_round_trip_through_their_dict() -> None:

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from games.rules.cards import CARDS, cards_from_mask
-from games.rules.gandengyan import PASS, GameRecord, GameState, Play, settle
+from games.rules.gandengyan import PASS, GameRecord, GameState, GandengyanRules, Play, settle
 from games.rules.gandengyan import simulate as simulate_module
 from games.rules.gandengyan.combos import ComboKind
 from games.rules.gandengyan.simulate import simulate
@@ -190,6 +190,34 @@ def test_simulate_reports_consistent_statistics(monkeypatch: pytest.MonkeyPatch)
     again = simulate(games, seed)
     for name in ("actions", "legal_calls", "bombs", "rockets", "stock_ran_out", "wins_by_seat"):
         assert getattr(again, name) == getattr(report, name)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_simulate_under_every_house_rule(players: int) -> None:
+    rules = GandengyanRules.from_dict(
+        {
+            "players": players,
+            "twos_jump_pairs": True,
+            "twos_top_bombs": True,
+            "pair_straights": False,
+            "max_straight": 5,
+            "max_pair_straight": 4,
+            "lone_joker_last": False,
+            "natural_over_wild": True,
+            "bombs_any_higher": True,
+            "joker_not_two": True,
+        }
+    )
+    report = simulate(60, players, rules=rules, follow20=5)
+    assert report.games == 60 and len(report.wins_by_seat) == players
+    assert sum(report.wins_by_seat) + report.no_winner == 60
+    assert report.follow20_median_us is not None
+    again = simulate(60, players, rules=rules)
+    assert (again.actions, again.wins_by_seat, again.bombs) == (
+        report.actions,
+        report.wins_by_seat,
+        report.bombs,
+    )
 
 
 def test_simulate_with_no_games_and_with_the_follow_benchmark() -> None:

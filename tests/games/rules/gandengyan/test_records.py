@@ -534,7 +534,7 @@ MALFORMED = [
     ({"rules": {"rocket_multiplier": 5}}, "rocket_multiplier"),
     ({"rules": {"one_card_free": "yes"}}, "one_card_free"),
     ({"rules": {"max_multiplier": 0}}, "max_multiplier"),
-    ({"rules": {"twos_jump_pairs": True}}, "twos_jump_pairs"),
+    ({"rules": {"twos_jump_pairs": "yes"}}, "twos_jump_pairs"),
     ({"rules": "standard"}, "rules"),
     ({"rules": ["draw"]}, "rules"),
     ({"rules": []}, "rules"),

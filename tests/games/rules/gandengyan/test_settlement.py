@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.rules.cards import parse_cards, parse_ranks
-from games.rules.gandengyan import GameState
+from games.rules.gandengyan import ENGINE, GameState, GandengyanRules
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.gandengyan.moves import PASS, Move, Play
 from games.rules.gandengyan.settlement import Settlement, settle
@@ -302,3 +302,31 @@ def test_settlement_to_json():
         "spring": [False, False, True],
         "payments": [-4000, 8800, -4800],
     }
+
+
+def test_a_deal_with_no_winner_settles_to_nothing() -> None:
+    """Two seats left with a lone joker each under ``lone_joker_last: false``: nobody can play,
+    the deal ends with no winner, and nobody pays, whatever the other options say."""
+    rules = GandengyanRules.from_dict(
+        {
+            "players": 2,
+            "lone_joker_last": False,
+            "loser_twos_jokers_double": True,
+            "max_multiplier": 4,
+        }
+    )
+    state = GameState.from_position(["3s 3h 3d BJ", "RJ"], stock="", dealer=0, rules=rules)
+    end = state.apply(0, act("3s 3h 3d"))
+    assert end.is_terminal and end.winner is None and end.multiplier == 2
+    result = settle(end, base=BASE)
+    assert result == Settlement(
+        winner=None,
+        base=BASE,
+        multiplier=2,
+        cards_left=(1, 1),
+        spring=(False, False),
+        payments=(0, 0),
+    )
+    assert ENGINE.pay(result, [0, 10]) == (0, 0)
+    with pytest.raises(ValueError, match="not over"):
+        settle(state, base=BASE)

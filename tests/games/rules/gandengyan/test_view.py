@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.rules.gandengyan import GameState, parse_move
+from games.rules.gandengyan import PASS, GameState, GandengyanRules, parse_move
 
 HANDS = ["3s 4h 5d Kc Kd 8c", "4s 5s 6s Jd Qs", "7s 7h 7d 2d BJ"]
 STOCK = "Ad 6d 7c 8h"
@@ -58,6 +58,7 @@ def common(**changes: Any) -> dict[str, Any]:
         "history": HISTORY,
         "round_start": 5,
         "winner": None,
+        "rules": {},
     }
     view.update(changes)
     return view
@@ -98,8 +99,25 @@ def test_the_view_at_the_start() -> None:
         "history": [],
         "round_start": 0,
         "winner": None,
+        "rules": {},
         "hand": ["3s", "4h", "5d", "8c", "Kd", "Kc"],
     }
+
+
+def test_the_view_states_the_house_rules() -> None:
+    rules = GandengyanRules.from_dict(
+        {"players": 2, "lone_joker_last": False, "joker_not_two": True}
+    )
+    state = GameState.from_position(["BJ", "5s 6s"], "7s", dealer=0, rules=rules)
+    for seat in (0, 1, None):
+        view = state.view_for(seat)
+        assert view["rules"] == {"players": 2, "lone_joker_last": False, "joker_not_two": True}
+        assert view["players"] == 2 and view["leader"] == 0 and view["to_move"] == 0
+    after = state.apply(0, PASS)  # a lone joker's pass as leader: no round, seat 1 leads
+    view = after.view_for(0)
+    assert view["leader"] == 1 and view["to_move"] == 1 and view["table"] is None
+    assert view["passes"] == 0 and view["round_start"] == 1 and view["stock"] == 1
+    assert view["history"] == [{"seat": 0, "pass": True}] and view["hand"] == ["BJ"]
 
 
 def test_the_view_at_the_end(state: GameState) -> None:
@@ -128,6 +146,7 @@ def test_the_view_at_the_end(state: GameState) -> None:
         "history": history,
         "round_start": 11,
         "winner": 2,
+        "rules": {},
     }
     assert final.view_for(0) == {"seat": 0, **expected, "hand": ["6d", "8c", "Kd", "Kc"]}
     assert final.view_for(1) == {"seat": 1, **expected, "hand": ["7c", "Jd", "Qs"]}
