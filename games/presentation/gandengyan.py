@@ -337,9 +337,9 @@ def rules_phrases(rules: Mapping[str, Any] | None) -> list[str]:
     """The rules options ``rules`` states (a room's, a table's or a game's, as the engine writes
     them) in short words for people, in the active language and in the order of
     ``HOUSE_RULES``; "Standard rules" alone for the standard game."""
-    options = {field.name: field.default for field in dataclasses.fields(GandengyanRules)} | dict(
-        rules or {}
-    )
+    options = {
+        field.name: field.default for field in dataclasses.fields(GandengyanRules) if field.init
+    } | dict(rules or {})
     phrases = [
         phrase
         for rule in HOUSE_RULES
@@ -479,6 +479,7 @@ class GandengyanPresentation(HandsPresentation):
         return {
             field.name: rules.get(field.name, field.default)
             for field in dataclasses.fields(GandengyanRules)
+            if field.init  # the options, not what the engine derives from them
         }
 
     def rules_phrases(self, rules: Mapping[str, Any] | None) -> list[str]:
