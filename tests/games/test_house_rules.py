@@ -14,10 +14,13 @@ from django.utils import translation
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, GamePlayer, Room, Seat, Table
+from games.presentation import presentation_for
 from games.presentation.gandengyan import HOUSE_RULES, rules_phrases
-from games.rules.gandengyan import ENGINE
+from games.rules import parse_ranks
+from games.rules.gandengyan import ENGINE, ComboKind
+from games.rules.gandengyan.combos import combo_from_ranks
 from games.selectors.replays import game_replay_steps
-from tests.games.helpers import balance, make_player, make_room, play_out
+from tests.games.helpers import balance, make_player, make_room, play_out, start_from_position
 
 pytestmark = pytest.mark.django_db
 
@@ -415,3 +418,24 @@ def test_changing_the_rooms_rules_changes_no_game_being_played(trio: list[User])
     assert re.search(
         r"data-settlement-rules>This game&#39;s house rules: Rocket ×4 · One card left", html
     )
+
+
+def test_a_table_without_pair_straights_refuses_one_and_hints_none(room: Room) -> None:
+    host = make_player("host")
+    table = services.table_create_private(
+        user=host, room=room, rules={"pair_straights": False, "players": 2}
+    )
+    game = start_from_position(
+        table=table, players=[host, None], hands=["3s 3h 4s 4h 9c", "Kd"], stock="", dealer=0
+    )
+    assert game.rules == {"pair_straights": False, "players": 2}
+    with pytest.raises(services.GameActionRefused) as refused:
+        services.game_act(game=game, seat=0, action={"play": "3s 3h 4s 4h"})
+    assert refused.value.code == "not_a_combination"
+    state = selectors.game_state(game=game)
+    hints = presentation_for("gandengyan").hints(state, 0)
+    assert hints and all(
+        combo_from_ranks(parse_ranks(hint["as"])).kind is not ComboKind.PAIR_STRAIGHT
+        for hint in hints
+    )
+    assert {"cards": "3s 3h", "as": "3 3"} in hints
