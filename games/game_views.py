@@ -16,10 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.rules.cards import CARDS
-
 from . import selectors, services
-from .frames.cards import cards_html
 from .frames.views import game_player_name
 from .models import Game
 from .presentation import game_templates, presentation_for
@@ -118,6 +115,8 @@ def _render_replay(request: HttpRequest, game: Game, *, shared: bool) -> HttpRes
     number = min(max(number, 0), last)
     frame = frames[number]
     players = selectors.game_players(game=game)
+    presentation = presentation_for(game.game)
+    cards_html = presentation.cards_html
     names = [game_player_name(player, None) for player in players]
     user_id = request.user.pk if request.user.is_authenticated else None
     my_seat = next((p.seat for p in players if user_id and p.user_id == user_id), None)
@@ -160,10 +159,10 @@ def _render_replay(request: HttpRequest, game: Game, *, shared: bool) -> HttpRes
         "step_before": number - 1 if number > 0 else None,
         "step_after": number + 1 if number < last else None,
         "frames": frames,
-        "all_cards": cards_html(" ".join(str(card) for card in CARDS)),
+        "all_cards": cards_html(presentation.deck_codes()),
         "share_url": share_url,
         "record_url": _record_url(game, token, shared=shared),
-        "stylesheet": presentation_for(game.game).stylesheet,
+        "stylesheet": presentation.stylesheet,
     }
     return render(request, "games/replay.html", context)
 

@@ -205,11 +205,16 @@ GAME_SEED_SOURCE = "games.seeds.secure_seed"
 # Tables: bots take the free seats once a player has waited this long, and pause before moving.
 BOT_FILL_SECONDS = env.int("BOT_FILL_SECONDS", default=5)
 # The games the site plays: the ENGINE of each game's package (games.engines).
-GAME_ENGINES = ["games.rules.gandengyan.ENGINE", "games.rules.doudizhu.ENGINE"]
+GAME_ENGINES = [
+    "games.rules.gandengyan.ENGINE",
+    "games.rules.doudizhu.ENGINE",
+    "games.rules.shanghai.ENGINE",
+]
 # How a game looks at the table, when its templates need Python (games.presentation).
 GAME_PRESENTATIONS = {
     "gandengyan": "games.presentation.gandengyan.PRESENTATION",
     "doudizhu": "games.presentation.doudizhu.PRESENTATION",
+    "shanghai": "games.presentation.shanghai.PRESENTATION",
 }
 
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)

@@ -166,16 +166,18 @@ def _chip_html(code: str, language: str) -> str:
 COUNTER_RANKS = tuple(reversed(Rank))
 
 
-def card_counter(played: Counter[Rank], own: Iterable[Card]) -> list[dict[str, Any]]:
+def card_counter(
+    played: Counter[Rank], own: Iterable[Any], *, decks: int = 1
+) -> list[dict[str, Any]]:
     """What the card counter shows a viewer: of each rank (highest first), how many cards of the
-    deck are neither played (``played``, by rank) nor in the viewer's own hand (``own``):
-    ``{"rank": "T", "label": "10", "left": 3}`` each."""
+    ``decks`` decks are neither played (``played``, by rank) nor in the viewer's own hand
+    (``own``, cards with a ``rank``): ``{"rank": "T", "label": "10", "left": 3}`` each."""
     mine = Counter(card.rank for card in own)
     return [
         {
             "rank": rank.symbol,
             "label": _counter_label(rank),
-            "left": DECK_RANKS[rank] - played[rank] - mine[rank],
+            "left": decks * DECK_RANKS[rank] - played[rank] - mine[rank],
         }
         for rank in COUNTER_RANKS
     ]

@@ -140,6 +140,7 @@ _SEAT_FIELDS = (
     "cards",
     "dealer",
     "role",
+    "note",
     "to_move",
     "auto_play",
     "leaves_after_game",
@@ -225,7 +226,7 @@ def frame_context(
     if shared.played is not None and state_now is not None and not state_now.is_terminal:
         holds = seat is not None and engine is not None and engine.get("seat") == seat
         hand = presentation.own_cards(state_now, seat) if holds and seat is not None else ()
-        counter = card_counter(shared.played, hand)
+        counter = card_counter(shared.played, hand, decks=presentation.decks)
     sound = view["sound"]
     mine = next((row for row in settlement or () if row["position"] == seat), None)
     if mine is not None and mine["coins"]:

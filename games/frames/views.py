@@ -128,6 +128,7 @@ def table_view_shared(
                 and game is not None
                 and game.dealer == s.position,
                 "role": "" if state is None or empty else presentation.seat_role(state, s.position),
+                "note": "" if state is None or empty else presentation.seat_note(state, s.position),
                 "to_move": playing and state is not None and seat_to_move == s.position,
                 "auto_play": s.user_id is not None and s.auto_play,
                 "leaves_after_game": playing and s.user_id is not None and s.leaves_after_game,

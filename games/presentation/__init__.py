@@ -110,11 +110,19 @@ class Presentation:
         """The seat whose box shows the turn and its clock; None: no one's (a deal in stages)."""
         return state.to_move  # type: ignore[no-any-return]
 
+    #: How many decks the game plays with, for the card counter (上海斗地主: two).
+    decks = 1
+
     #: Whether the seat that deals is marked at the table.
     marks_dealer = True
 
     def seat_role(self, state: Any, seat: int) -> str:
         """The seat's role in the game, shown on its box (斗地主's 地主 and 农民); "": none."""
+        return ""
+
+    def seat_note(self, state: Any, seat: int) -> str:
+        """A short fact of the seat's own in this game, shown as a badge on its box to every
+        viewer (上海斗地主's bombs left to a farmer); "": none."""
         return ""
 
     def shown_hand(self, state: Any, seat: int) -> Any:
@@ -232,6 +240,21 @@ class Presentation:
         """Each option of the game's rules for the rules page: ``name``, ``title`` and
         ``text``; none: the rules documents say all there is."""
         return []
+
+    # Cards on the pages about a game ------------------------------------------------------------
+
+    def cards_html(self, cards: str, language: str | None = None) -> SafeString:
+        """Cards in the game's notation as the table draws them (not in a hand), lowest first:
+        the players' replay draws its steps with these."""
+        from ..frames.cards import cards_html  # the frames read the presentations
+
+        return cards_html(cards, language=language)
+
+    def deck_codes(self) -> str:
+        """Every card of the game's deck, in its notation: the faces a replay draws from."""
+        from games.rules.cards import CARDS
+
+        return " ".join(str(card) for card in CARDS)
 
     # The game page and the admin's replay ------------------------------------------------------
 

@@ -9,6 +9,8 @@
   var RANKS = "3456789TJQKA2";
 
   function rankOf(code) {
+    // A card of a game with two decks carries its deck after a dot (上海斗地主's "As.2").
+    code = code.split(".")[0];
     if (code === "BJ") { return RANKS.length; }
     if (code === "RJ") { return RANKS.length + 1; }
     return RANKS.indexOf(code.charAt(0));

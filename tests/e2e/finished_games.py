@@ -9,7 +9,7 @@ from accounts.services import wallet_create
 from games import selectors, services
 from games.models import Game, Room, Table
 from tests.e2e import browser
-from tests.games.helpers import play_doudizhu
+from tests.games.helpers import play_doudizhu, play_shanghai
 
 
 def finished_game(player: User, *, seed: int) -> Game:
@@ -59,5 +59,25 @@ def _play_doudizhu_to_the_end(player: User, *, seed: int) -> Game:
     table = Table.objects.create(room=Room.objects.get(code="ddz-novice"))
     game = services.game_start(table=table, players=[player, *opponents], seed=seed)
     play_doudizhu(game)
+    assert game.status == Game.Status.FINISHED and game.settled_at is not None
+    return game
+
+
+def finished_shanghai_game(player: User, *, seed: int) -> Game:
+    """A game of 上海斗地主's 新手场 that ``player`` played to the end against three other people:
+    a deal thrown in after four 不叫, 小地主 topped by 大地主, the play
+    (``tests.games.helpers.play_shanghai``)."""
+    return browser.off_the_loop(_play_shanghai_to_the_end, player, seed=seed)
+
+
+def _play_shanghai_to_the_end(player: User, *, seed: int) -> Game:
+    opponents = []
+    for name in ("shang-a", "shang-b", "shang-c"):
+        user = User.objects.create_user(username=f"{name}-{seed}")
+        wallet_create(user=user)
+        opponents.append(user)
+    table = Table.objects.create(room=Room.objects.get(code="sh-novice"))
+    game = services.game_start(table=table, players=[player, *opponents], seed=seed)
+    play_shanghai(game)
     assert game.status == Game.Status.FINISHED and game.settled_at is not None
     return game

@@ -16,7 +16,11 @@ from django.test import override_settings
 from playwright.sync_api import Page, expect
 
 from tests.e2e import browser
-from tests.e2e.finished_games import finished_doudizhu_game, finished_game
+from tests.e2e.finished_games import (
+    finished_doudizhu_game,
+    finished_game,
+    finished_shanghai_game,
+)
 from tests.e2e.test_tables import (
     make_player,
     play_again,
@@ -85,6 +89,7 @@ class AccessiblePages(AxeTestCase):
         player = make_player("xiaoming")
         gandengyan = finished_game(player, seed=7)
         doudizhu = finished_doudizhu_game(player, seed=8)
+        shanghai = finished_shanghai_game(player, seed=9)
         found: dict[str, object] = {}
         for language in ("zh-CN", "en-US"):
             for viewport in ({"width": 1280, "height": 900}, PHONE):
@@ -110,6 +115,8 @@ class AccessiblePages(AxeTestCase):
                     f"/games/{doudizhu.pk}/",
                     f"/games/{gandengyan.pk}/replay/",
                     f"/games/{doudizhu.pk}/replay/?step=9",
+                    f"/games/{shanghai.pk}/",
+                    f"/games/{shanghai.pk}/replay/?step=9",
                 ):
                     page.goto(self.url(path))
                     self.check(page, f"{label} signed in {path}", found)
@@ -202,6 +209,30 @@ class AccessibleTables(AxeTestCase):
         self.check(page, "doudizhu bidding", found)
         page.set_viewport_size(PHONE)
         self.check(page, "doudizhu bidding on a phone", found)
+        assert all(not found[where] for where in found), json.dumps(found, ensure_ascii=False)
+
+    def test_a_shanghai_table_while_bidding_and_playing(self) -> None:
+        make_player("xiaoshang")
+        page = self.page
+        self.log_in(page, "xiaoshang")
+        page.locator("#room-sh-novice form.room-enter button").click()
+        expect(page).to_have_url(re.compile(r".*/tables/\d+/$"))
+        found: dict[str, object] = {}
+        table = page.locator("#table")
+        expect(table).to_have_attribute("data-phase", "bid", timeout=30_000)
+        expect(page.locator("#hand-form .card")).to_have_count(25)
+        self.check(page, "shanghai bidding", found)
+        page.set_viewport_size(PHONE)
+        self.check(page, "shanghai bidding on a phone", found)
+        # Every card of the hand is a checkbox named as the card is said, both copies alike.
+        names = page.locator("#hand-form input[name=cards]").evaluate_all(
+            "boxes => boxes.map(b => [b.value, b.getAttribute('aria-label')])"
+        )
+        assert len({value for value, _name in names}) == 25
+        for value, name in names:
+            assert name == expected_name(value.split(".")[0]), value
+        expect(table).to_have_attribute("data-phase", "play", timeout=60_000)
+        self.check(page, "shanghai play on a phone", found)
         assert all(not found[where] for where in found), json.dumps(found, ensure_ascii=False)
 
 

@@ -17,6 +17,8 @@ from games.rules import Phase, format_cards, parse_cards
 from games.rules.doudizhu import CALL, DOUBLE, NO_CALL, NO_DOUBLE, NO_ROB, ROB, SHOW, DealOn
 from games.rules.doudizhu import ENGINE as DOUDIZHU
 from games.rules.gandengyan import PASS, GandengyanRules, Move
+from games.rules.shanghai import ENGINE as SHANGHAI
+from games.rules.shanghai import NO_BID as SH_NO_BID
 
 
 def make_room(*, code: str = "test", base: int = 400, rules: dict[str, Any] | None = None) -> Room:
@@ -259,5 +261,61 @@ def play_doudizhu(
             act(seat, choose_for(state, policy))
         state = selectors.game_state(game=game)
         deals = len(state.deals) - 1
+    game.refresh_from_db()
+    return events
+
+
+def shanghai_room(*, code: str = "sh", base: int = 50) -> Room:
+    """A room of 上海斗地主 (four seats, two decks)."""
+    room = make_room(code=code, base=base)
+    room.game = SHANGHAI.key
+    room.full_clean()
+    room.save(update_fields=["game"])
+    return room
+
+
+def shanghai_game(room: Room, users: Sequence[User | None], *, seed: int) -> Game:
+    """A game of 上海斗地主 at a new table of ``room``, dealt from ``seed``: ``users`` by seat
+    (None: a bot)."""
+    table = Table.objects.create(room=room)
+    for position, user in enumerate(users):
+        table.seats.create(position=position, user=user, is_bot=user is None, ready=True)
+    return services.game_start(table=table, players=list(users), seed=seed)
+
+
+def play_shanghai(
+    game: Game, *, redeal: bool = True, bids: Sequence[str] = ("small", "big"), until: Any = None
+) -> list[GameEvent]:
+    """Play a game of 上海斗地主 through ``game_act``: with ``redeal`` the first deal is thrown
+    in (four 不叫); then the seats say ``bids`` in turn (the words of the engine's JSON, the
+    rest 不叫 when it is left); the play is the bot's, with the pass left out where it may play,
+    so that the game moves on. ``until``: a function of the state that stops the game before
+    the action made in the state it accepts."""
+    events: list[GameEvent] = []
+
+    def act(seat: int, action: Any) -> None:
+        events.append(
+            services.game_act(game=game, seat=seat, action=SHANGHAI.action_to_json(action))
+        )
+
+    state = selectors.game_state(game=game)
+    said = 0
+    while not state.is_terminal:
+        if until is not None and until(state):
+            break
+        seat = state.to_move
+        assert seat is not None
+        if state.phase is Phase.BID:
+            legal = state.legal_actions(seat)
+            if redeal and len(state.deals) == 1:
+                act(seat, SH_NO_BID)
+            else:
+                wanted = [bid for bid in legal if said < len(bids) and bid.word == bids[said]]
+                said += 1
+                act(seat, wanted[0] if wanted else SH_NO_BID)
+        else:
+            plays = [move for move in state.legal_moves() if move is not PASS]
+            act(seat, plays[0] if plays else PASS)
+        state = selectors.game_state(game=game)
     game.refresh_from_db()
     return events

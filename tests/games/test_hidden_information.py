@@ -58,6 +58,7 @@ from games.frames import card_face, render_frame_for_user
 from games.models import Game, GameWatch, Room, Table
 from games.rules import Phase, format_cards
 from games.rules import doudizhu as ddz
+from games.rules import shanghai as sh
 from games.rules.cards import CARDS
 from games.rules.gandengyan import PASS, GameState, Move, Play
 from games.rules.gandengyan.moves import move_from_json
@@ -70,6 +71,8 @@ ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.pos
 GAMES = int(os.environ.get("TEST_LEAK_GAMES", "150" if ON_POSTGRES else "500"))
 # 斗地主's games, likewise: TEST_LEAK_DOUDIZHU_GAMES.
 DOUDIZHU_GAMES = int(os.environ.get("TEST_LEAK_DOUDIZHU_GAMES", "40" if ON_POSTGRES else "120"))
+# 上海斗地主's games, likewise: TEST_LEAK_SHANGHAI_GAMES.
+SHANGHAI_GAMES = int(os.environ.get("TEST_LEAK_SHANGHAI_GAMES", "12" if ON_POSTGRES else "24"))
 GAMES_PER_TABLE = 10
 SEED = 20260315
 
@@ -79,6 +82,8 @@ CARD_WORD = re.compile(rf"(?<![0-9A-Za-z])({CARD})(?![0-9A-Za-z])")
 CARD_LIST = re.compile(rf"{CARD}(?: {CARD})*")
 # An attribute whose whole value is cards: data-card="5s", value="5s", title="5s", data-x="5s 6h".
 CARD_ATTRIBUTE = re.compile(rf'[\w-]+\s*=\s*"({CARD}(?: {CARD})*)"')
+# A card of two decks with its deck (上海斗地主): "5s.1", "RJ.2"; an id writes it "hand-5s-1".
+DECK_CODE = re.compile(rf"(?<![0-9A-Za-z])({CARD})[.-]([12])(?![0-9A-Za-z])")
 # A joker as its face is drawn: the rank and suit read "JOKER ★" for both; the class tells them.
 JOKER_CLASS = re.compile(r'class="[^"]*\bjoker-(big|small)\b')
 JOKERS = {"big": "RJ", "small": "BJ"}
@@ -113,14 +118,24 @@ class Secrets:
     orders: tuple[tuple[str, ...], ...]  # the stock; 斗地主's hands and bottom as dealt
     hands: tuple[str, ...]  # hands not to be seen, as the site formats them and as dealt
     seeds: tuple[str, ...]  # the seeds in hex and in decimal
+    # Two decks (上海斗地主): a card is hidden by its copy, written with its deck ("As.2"), even
+    # when the viewer sees the other copy; ``cards`` holds the cards none of whose copies shows.
+    codes: frozenset[str] = frozenset()
+    code_orders: tuple[tuple[str, ...], ...] = ()  # hidden copies in the order dealt
 
     @classmethod
     def of(cls, game: Game, state: Any, seat: int | None) -> Secrets:
-        cards = ALL_CARDS - cards_named(state.view(seat))
+        view = state.view(seat)
+        cards = ALL_CARDS - cards_named(view)
         orders, hands, seeds = SECRET_SHAPES[game.game](game, state, seat, cards)
         if game.seed:
             seeds = (game.seed, str(int(game.seed, 16)), *seeds)
-        return cls(frozenset(cards), orders, hands, seeds)
+        codes: frozenset[str] = frozenset()
+        code_orders: tuple[tuple[str, ...], ...] = ()
+        if game.game == "shanghai":
+            codes = SHANGHAI_CODES - codes_named(view)
+            code_orders = _shanghai_code_orders(state, codes)
+        return cls(frozenset(cards), orders, hands, seeds, codes, code_orders)
 
 
 def cards_named(value: Any) -> set[str]:
@@ -133,6 +148,19 @@ def cards_named(value: Any) -> set[str]:
         return set().union(*map(cards_named, value)) if value else set()
     return set()
 
+
+def codes_named(value: Any) -> set[str]:
+    """Every card of two decks a JSON value (an engine's view) names with its deck."""
+    if isinstance(value, str):
+        return {f"{card}.{deck}" for card, deck in DECK_CODE.findall(value)}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*map(codes_named, value)) if value else set()
+    return set()
+
+
+SHANGHAI_CODES = frozenset(str(card) for card in sh.cards.CARDS)
 
 Shape = tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...]]
 
@@ -173,9 +201,49 @@ def _doudizhu_secrets(
     return orders, tuple(hands), seeds
 
 
+def _shanghai_secrets(
+    game: Game, state: sh.GameState, seat: int | None, cards: frozenset[str]
+) -> Shape:
+    """The deal's hands and bottom in the order dealt (the cards none of whose copies shows);
+    the other hands whole, with their decks and without; the hands of the earlier deals (but
+    the seat's own) and of the next; the seeds of the redeals and of the next deal."""
+    deal = state.current_deal
+    dealt = [[str(card) for card in cards_dealt] for cards_dealt in (*deal.hands, deal.bottom)]
+    orders = tuple(
+        tuple(base for base in (code.split(".")[0] for code in order) if base in cards)
+        for order in dealt
+    )
+    hands = []
+    for other in range(4):
+        if other != seat:
+            held = sh.format_cards(state.hand(other))
+            hands += [held, " ".join(code.split(".")[0] for code in held.split())]
+            hands.append(" ".join(dealt[other]))
+    following = sh.deal_from_seed(deal.next_seed)
+    for other_deal in (*state.deals[:-1], following):
+        for other, hand in enumerate(other_deal.hands):
+            if other != seat or other_deal is following:
+                hands += [sh.format_cards(hand), " ".join(str(card) for card in hand)]
+    numbers = [d.seed for d in state.deals[1:] if d.seed is not None] + [deal.next_seed]
+    seeds = tuple(text for n in numbers for text in (str(n), f"{n:x}"))
+    return orders, tuple(hands), seeds
+
+
+def _shanghai_code_orders(
+    state: sh.GameState, codes: frozenset[str]
+) -> tuple[tuple[str, ...], ...]:
+    """The hidden copies of each hand and of the bottom, in the order they were dealt."""
+    deal = state.current_deal
+    return tuple(
+        tuple(str(card) for card in cards_dealt if str(card) in codes)
+        for cards_dealt in (*deal.hands, deal.bottom)
+    )
+
+
 SECRET_SHAPES: dict[str, Callable[..., Shape]] = {
     "gandengyan": _gandengyan_secrets,
     "doudizhu": _doudizhu_secrets,
+    "shanghai": _shanghai_secrets,
 }
 
 
@@ -238,6 +306,9 @@ def leaks(page: str, secrets: Secrets, *, old_cards: bool = False) -> list[str]:
         leaked = cards_shown(page) & secrets.cards
         if leaked:
             found.append(f"hidden cards {sorted(leaked)}")
+        copies = {f"{card}.{deck}" for card, deck in DECK_CODE.findall(page)} & secrets.codes
+        if copies:
+            found.append(f"hidden cards {sorted(copies)}")
     # Hidden cards in their secret order (the stock, a hand as dealt), written with spaces or
     # without ("7s 3h Kd", "7s3hKd"). In order, by chance, in a finished game's record: five
     # cards, about once in ten million pages.
@@ -254,6 +325,13 @@ def leaks(page: str, secrets: Secrets, *, old_cards: bool = False) -> list[str]:
             squeezed = "".join(order[start : start + max(run, 3)])
             if squeezed in words:
                 found.append(f"hidden cards in order as {squeezed}")
+                break
+    copies = " ".join(f"{card}.{deck}" for card, deck in DECK_CODE.findall(STYLE.sub(" ", page)))
+    for order in secrets.code_orders:
+        for start in range(len(order) - run + 1):
+            window = order[start : start + run]
+            if " ".join(window) in copies:
+                found.append(f"hidden cards in order from {' '.join(window)}")
                 break
     shortest = 10 if old_cards else 2
     for hand in secrets.hands:
@@ -308,16 +386,20 @@ def _coins_for(user: User, room: Room) -> None:
 def _open_table(room: Room, humans: list[Viewer], private: bool) -> Table:
     for human in humans:
         _coins_for(human.user, room)
+    engine = engine_for(room.game)
+    full = len(humans) == engine.seat_count(engine.options_from_json(room.rules))
     if private:
         table = services.table_create_private(user=humans[0].user, room=room)
         for human in humans[1:]:
             services.table_join_by_invite(user=human.user, code=table.invite_code or "")
-        services.table_call_bots(user=humans[0].user, table=table)
+        if not full:
+            services.table_call_bots(user=humans[0].user, table=table)
     else:
         for human in humans:
             table, _seat = services.table_play(user=human.user, room=room)
         later = timezone.now() + timedelta(seconds=settings.BOT_FILL_SECONDS + 1)
-        assert services.table_fill_with_bots(table=table, now=later) > 0
+        if not full:
+            assert services.table_fill_with_bots(table=table, now=later) > 0
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     return table
@@ -581,6 +663,14 @@ DOUDIZHU_TABLES = [
 ]
 
 
+SHANGHAI_TABLES = [
+    ("sh-novice", 2, True),
+    ("sh-junior", 4, False),
+    ("sh-intermediate", 1, True),
+    ("sh-senior", 4, True),
+]
+
+
 @dataclass
 class Playthrough:
     """One game the test plays, and its looks at it."""
@@ -628,7 +718,12 @@ def _play_games(kind: str, rng: random.Random, games: int, figures: Figures) -> 
     """``games`` games of ``kind`` at the tables of its rooms in turn, ten at each."""
     tables, play_one = PLAYERS[kind]
     zhang, li = _user("zhangsan", "zh-hans"), _user("lisi", "en")
-    zhang.role = li.role = "player"
+    people = [zhang, li]
+    if max(count for _code, count, _private in tables) > 2:
+        # 上海斗地主's tables of four people, whose 不叫 all round deals the cards again.
+        people += [_user("wangwu", "zh-hans"), _user("zhaoliu", "en")]
+    for person in people:
+        person.role = "player"
     spectator = _user("kan", "zh-hans")
     spectator.role = "spectator"
     stranger = _user("lu", "en")
@@ -641,7 +736,7 @@ def _play_games(kind: str, rng: random.Random, games: int, figures: Figures) -> 
         room = Room.objects.get(code=code)
         engine = engine_for(room.game)
         starts = engine.start_actions(engine.options_from_json(room.rules))
-        humans = [zhang, li][:count]
+        humans = people[:count]
         table = _open_table(room, humans, private)
         viewers = [*humans, spectator, stranger]
         earlier: Game | None = None
@@ -841,10 +936,98 @@ def _doudizhu_may_end(state: ddz.GameState) -> bool:
     return any(isinstance(m, ddz.Play) and m.size == held for m in state.legal_moves())
 
 
+# 上海斗地主 --------------------------------------------------------------------------------------
+
+NO_BID_CHANCE = 0.8  # that a person says 不叫 in a game's first deal, so that some are dealt again
+
+
+def _play_shanghai(run: Playthrough) -> None:
+    """Play the game to its end, bots and people acting, and look at it before the first bid and
+    during the bidding of every deal, at two plays in the middle chosen from the seed, right
+    before the last move and after the end."""
+    rng, checker = run.rng, run.checker
+    figures = checker.figures
+    engine = engine_for(run.game.game)
+    middle = {rng.randint(1, 15), rng.randint(16, 60)}
+    looked: set[tuple[int, str, int]] = set()
+    played = 0  # plays and passes
+    planted = False
+    state: sh.GameState = run.state
+    while not state.is_terminal:
+        seat = state.to_move
+        assert seat is not None
+        person = seat if seat in run.people else None
+        action = None if person is None else _shanghai_person(state, rng)
+        if action is None and state.phase is Phase.PLAY and _shanghai_may_end(state):
+            action = choose_for(state, engine.bot_policy())  # the bot's move, to look before it
+        last = action is not None and state.apply(seat, action).is_terminal
+        kind = _shanghai_moment(state, last=last, in_middle=played in middle)
+        if kind is not None and (len(state.deals), kind, played) not in looked:
+            looked.add((len(state.deals), kind, played))
+            again = ", dealt again" if state.phase is Phase.BID and len(state.deals) > 1 else ""
+            at = run.look(kind + again, looks=2 if last else 1)
+            if not planted and len(run.humans) > 1:
+                planted = True
+                checker.planted(at, run.humans)
+        if person is not None:
+            assert action is not None
+            event = run.act(person, engine.action_to_json(action))
+        else:
+            event = services.bot_take_turn(game=run.game)
+        assert event is not None and event.seat == seat
+        stored = engine.action_from_json(event.action)
+        assert action is None or stored == state.resolve(seat, action), "not the expected action"
+        deals = len(state.deals)
+        state = run.state = state.apply(seat, stored)
+        assert state.is_terminal == last
+        figures.moves += 1
+        played += isinstance(stored, sh.Play | sh.Pass)
+        if isinstance(stored, sh.Play) and stored.combo is not None and stored.combo.is_bomb:
+            figures.happened["a bomb"] += 1
+        if len(state.deals) > deals:
+            figures.happened["dealt again after four 不叫"] += 1
+        if isinstance(stored, sh.Bid) and state.landlord is not None:
+            figures.happened[f"a landlord ({state.bid})"] += 1
+    run.over()
+
+
+def _shanghai_person(state: sh.GameState, rng: random.Random) -> sh.Action:
+    """A person's action: in a game's first deal mostly 不叫, else any bid; in the play mostly
+    the smallest play, sometimes any legal move."""
+    seat = state.to_move
+    assert seat is not None
+    legal = state.legal_actions(seat)
+    if state.phase is Phase.BID:
+        if len(state.deals) == 1 and rng.random() < NO_BID_CHANCE:
+            return sh.NO_BID
+        return rng.choice(legal)
+    plays = [action for action in legal if isinstance(action, sh.Play)]
+    if plays and rng.random() < 0.85:
+        return plays[0]
+    return rng.choice(legal)
+
+
+def _shanghai_moment(state: sh.GameState, *, last: bool, in_middle: bool) -> str | None:
+    """The kind of moment ``state`` is, to look at; None for one not looked at."""
+    if last:
+        return "right before the last move"
+    if state.phase is Phase.BID:
+        return "the bidding" if state.bids else "before the first bid"
+    return "the play" if in_middle else None
+
+
+def _shanghai_may_end(state: sh.GameState) -> bool:
+    """Whether the seat to move could play its whole hand now, and so end the game."""
+    assert state.to_move is not None
+    held = state.hand_count(state.to_move)
+    return any(isinstance(m, sh.Play) and m.size == held for m in state.legal_moves())
+
+
 # What plays each game: its tables, and a game at one of them.
 PLAYERS: dict[str, tuple[list[tuple[str, int, bool]], Callable[[Playthrough], None]]] = {
     "gandengyan": (TABLES, _play_gandengyan),
     "doudizhu": (DOUDIZHU_TABLES, _play_doudizhu),
+    "shanghai": (SHANGHAI_TABLES, _play_shanghai),
 }
 
 
@@ -858,7 +1041,7 @@ def seeded_deals() -> Iterator[random.Random]:
 
 # Enough games for every surface to be seen by every kind of viewer during and after a game,
 # and (斗地主) every kind of moment and everything that can happen in a game to come up.
-FULL_RUN = {"gandengyan": 150, "doudizhu": 40}
+FULL_RUN = {"gandengyan": 150, "doudizhu": 40, "shanghai": 24}
 DOUDIZHU_MOMENTS = (
     "the deal, 0 cards each",
     "the deal, 8 cards each",
@@ -872,6 +1055,20 @@ DOUDIZHU_MOMENTS = (
     "the deal, 8 cards each, dealt again",
     "before the first bid, dealt again",
 )
+SHANGHAI_MOMENTS = (
+    "before the first bid",
+    "the bidding",
+    "the play",
+    "right before the last move",
+    "after the end",
+    "before the first bid, dealt again",
+)
+SHANGHAI_HAPPENINGS = (
+    "dealt again after four 不叫",
+    "a landlord (small)",
+    "a landlord (big)",
+    "a bomb",
+)
 DOUDIZHU_HAPPENINGS = (
     "a start action chosen",
     "明牌开始 made as the game is dealt",
@@ -884,8 +1081,8 @@ DOUDIZHU_HAPPENINGS = (
 
 @pytest.mark.parametrize(
     ("kind", "games"),
-    [("gandengyan", GAMES), ("doudizhu", DOUDIZHU_GAMES)],
-    ids=["gandengyan", "doudizhu"],
+    [("gandengyan", GAMES), ("doudizhu", DOUDIZHU_GAMES), ("shanghai", SHANGHAI_GAMES)],
+    ids=["gandengyan", "doudizhu", "shanghai"],
 )
 def test_no_surface_shows_a_non_staff_user_a_hidden_card_the_stock_or_a_live_seed(
     seeded_deals: random.Random, kind: str, games: int
@@ -922,6 +1119,9 @@ def test_no_surface_shows_a_non_staff_user_a_hidden_card_the_stock_or_a_live_see
         if kind == "doudizhu":
             assert not [moment for moment in DOUDIZHU_MOMENTS if not figures.by_moment[moment]]
             assert not [what for what in DOUDIZHU_HAPPENINGS if not figures.happened[what]]
+        if kind == "shanghai":
+            assert not [moment for moment in SHANGHAI_MOMENTS if not figures.by_moment[moment]]
+            assert not [what for what in SHANGHAI_HAPPENINGS if not figures.happened[what]]
 
 
 def test_the_detector_catches_planted_leaks(seeded_deals: random.Random) -> None:
@@ -1098,4 +1298,84 @@ def test_the_detector_catches_planted_doudizhu_leaks(seeded_deals: random.Random
     assert not taken.cards & set(bottom)
     page = zhang.client.get(f"/tables/{table.pk}/").content.decode()
     assert set(bottom) <= cards_shown(page) and leaks(page, taken) == []
+    assert leaks(_planted(page, planted["a bottom card"]), taken) == []
+
+
+def test_the_detector_catches_planted_shanghai_leaks(seeded_deals: random.Random) -> None:
+    """上海斗地主: the detector flags another seat's frame, another seat's copy of a card the
+    viewer holds too (by its deck), a card none of whose copies the viewer sees, a bottom card
+    before the landlord takes it, hidden copies in the order dealt, a hand of the next deal and
+    the seed of a redeal; not the bottom once the landlord has it; and it passes the real
+    pages."""
+    zhang, li = _user("zhangsan", "zh-hans"), _user("lisi", "en")
+    table = _open_table(Room.objects.get(code="sh-junior"), [zhang, li], private=True)
+    game = selectors.table_current_game(table=table)
+    assert game is not None
+    seats = {p.user_id: p.seat for p in game.players.all() if p.user_id is not None}
+    me, them = seats[zhang.user.pk], seats[li.user.pk]
+    state = selectors.game_state(game=game)
+    assert state.phase is Phase.BID
+    mine = Secrets.of(game, state, me)
+    spectator = Secrets.of(game, state, None)
+    own_frame = render_frame_for_user(user=zhang.user, table_id=table.pk)[0]
+    other_frame = render_frame_for_user(user=li.user, table_id=table.pk)[0]
+    page = zhang.client.get(f"/tables/{table.pk}/").content.decode()
+    lobby = zhang.client.get("/").content.decode()
+    assert leaks(own_frame, mine) == leaks(page, mine) == leaks(lobby, spectator) == []
+    my_codes = {str(card) for card in state.hand(me)}
+    assert {f"{c}.{d}" for c, d in DECK_CODE.findall(own_frame)} >= my_codes
+
+    # A frame rendered for the wrong seat.
+    assert any(found.startswith("hidden cards") for found in leaks(other_frame, mine))
+
+    deal = state.current_deal
+    theirs = [str(card) for card in deal.hands[them]]
+    bottom = [str(card) for card in deal.bottom]
+    mine_bases = {code.split(".")[0] for code in my_codes}
+    shared = next(code for code in theirs if code.split(".")[0] in mine_bases)
+    unseen = next((code for code in theirs if code not in mine.codes), None)
+    assert unseen is None  # every card of theirs is hidden from me, by its copy
+    apart = next((code for code in theirs if code.split(".")[0] in mine.cards), None)
+    following = sh.deal_from_seed(deal.next_seed)
+    planted = {
+        "their copy of a card I hold": f'<input type="checkbox" value="{shared}">',
+        "their copy as an id": f'<label id="hand-{shared.replace(".", "-")}"></label>',
+        "a bottom card": f'<span class="card" data-card="{bottom[0]}"></span>',
+        "hints of theirs": '<script id="hints" type="application/json">'
+        f'[{{"cards": "{theirs[3]}"}}]</script>',
+        "their cards as dealt": f"<!-- {' '.join(theirs[5:7])} -->",
+        "a hand of the next deal": '<pre class="code">{"hands": ["'
+        + sh.format_cards(following.hands[me])
+        + '"]}</pre>',
+        "the seed of the next deal": f'{{"next_seed": {deal.next_seed}}}',
+        "the seed": f"<code>{game.seed}</code>",
+    }
+    if apart is not None:
+        # A card none of whose copies I see, drawn as a deck's card without its deck.
+        base = apart.split(".")[0]
+        planted["a card I see no copy of"] = f'<span class="card-chip" title="{base}">?</span>'
+    for name, leak in planted.items():
+        assert leaks(_planted(page, leak), mine), f"{name} was not caught"
+        assert leaks(lobby.replace("</body>", leak + "</body>"), spectator), name
+    # My own copy is mine to see, written either way.
+    own = next(iter(my_codes))
+    assert leaks(_planted(page, f'<input type="checkbox" value="{own}">'), mine) == []
+
+    # The bottom cards once the landlord has taken them: the landlord says 大地主 at once.
+    while state.phase is Phase.BID:
+        seat = state.to_move
+        person = {me: zhang, them: li}.get(seat) if seat is not None else None
+        if person is None:
+            assert services.bot_take_turn(game=game) is not None
+        else:
+            version = selectors.table_version(table=table, game=game, events=state.log_length)
+            services.table_game_act(
+                user=person.user, table=table, action=sh.BIG.to_json(), version=version
+            )
+        state = selectors.game_state(game=game)
+    taken = Secrets.of(game, state, me)
+    assert not taken.codes & set(bottom)
+    page = zhang.client.get(f"/tables/{table.pk}/").content.decode()
+    assert set(bottom) <= {f"{c}.{d}" for c, d in DECK_CODE.findall(page)}
+    assert leaks(page, taken) == []
     assert leaks(_planted(page, planted["a bottom card"]), taken) == []

@@ -6,9 +6,10 @@ then through the services for what the loop hands over), once through the servic
 players sit on two workers, each with the caches a process keeps. Both runs must store the same
 rows and send every player the same frames, and refuse the same actions with the same codes.
 
-There is a session for each game (``Script``): 干瞪眼 at four seats, and 斗地主 at three, whose
+There is a session for each game (``Script``): 干瞪眼 at four seats, 斗地主 at three, whose
 deal the table's clock shows in stages, with its bidding (and a redeal when nobody calls), 明牌
-and 加倍 (a player with fewer coins than the room's threshold may not) before the play.
+and 加倍 (a player with fewer coins than the room's threshold may not) before the play, and
+上海斗地主 at four, with its bidding and the farmers' bomb allowances.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from games.positions import known_games
 from games.rules import Phase
 from games.rules import doudizhu as ddz
 from games.rules import gandengyan as gdy
+from games.rules import shanghai as sh
 from games.rules.doudizhu.game import deal_numbers
 from games.selectors import game_initial_state, table_version
 from tests import seeds
@@ -370,11 +372,16 @@ class Script:
         """That the session covered what it is meant to."""
 
 
+def _face(card: Any) -> str:
+    """A card without its deck (上海斗地主's ``As.2`` is ``As``)."""
+    return str(card).split(".")[0]
+
+
 def _plays_or_pass(state: Any, rng: random.Random) -> dict[str, Any]:
     """One of the moves of the player to move, at random: mostly a play, sometimes a pass
     (when following)."""
     moves = state.legal_moves()
-    plays = [move for move in moves if isinstance(move, gdy.Play | ddz.Play)]
+    plays = [move for move in moves if isinstance(move, gdy.Play | ddz.Play | sh.Play)]
     move = rng.choice(plays if plays and rng.random() < 0.8 else moves)
     return dict(move.to_json())
 
@@ -552,7 +559,65 @@ class Doudizhu(Script):
             assert counts[f"refused as {code}"], code
 
 
-SCRIPTS = (Gandengyan(), Doudizhu())
+class Shanghai(Script):
+    """上海斗地主 at four seats: three people and a bot. The people bid at random, and now and
+    then say 小地主 after a 小地主 (refused); in the play they mostly make the first legal play,
+    otherwise any move; a farmer who has no bomb left now and then tries one (refused)."""
+
+    name = "shanghai"
+    game = "shanghai"
+    base = 50
+    deals = 20_261_203
+    choices = 9
+    first_timeouts = {"qian": 2}
+    ruined = (4, "qian")
+
+    def choose(self, look: Look, rng: random.Random) -> dict[str, Any]:
+        state = look.state
+        legal = state.legal_actions(state.to_move)
+        if state.phase is Phase.BID:
+            return dict(rng.choice(legal).to_json())
+        plays = [move for move in legal if isinstance(move, sh.Play)]
+        if plays and rng.random() < 0.7:
+            return dict(plays[0].to_json())
+        return _plays_or_pass(state, rng)
+
+    async def aside(self, session: Session, look: Look) -> bool:
+        state = look.state
+        seat = state.to_move
+        row = look.seats[seat]
+        if row.user is None or row.auto_play:
+            return False
+        name = row.user.username
+        roll = session.rng.random()
+        if state.phase is Phase.BID and sh.SMALL not in state.legal_actions(seat) and roll < 0.3:
+            await session.say(name, sh.SMALL.to_json())  # 小地主 after a 小地主: refused
+            return True
+        if state.phase is Phase.PLAY and state.bombs_left[seat] == 0 and roll < 0.05:
+            ranks = Counter(_face(card)[0] for card in state.hand(seat) if card.suit is not None)
+            bomb = [rank for rank, count in ranks.items() if count >= 4]
+            if bomb:
+                cards = [str(c) for c in state.hand(seat) if str(c)[0] == bomb[0]][:4]
+                await session.say(name, {"play": " ".join(cards)})  # beyond the allowance
+                return True
+        return False
+
+    def counted(self, rows: dict[str, list[tuple[Any, ...]]]) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for _g, _n, _s, action, source, _i in rows["events"]:
+            kind = type(sh.ENGINE.action_from_json(action)).__name__
+            counts[f"{kind} by {source}"] += 1
+        return counts
+
+    def check(self, counts: Counter[str]) -> None:
+        assert counts["Bid by player"] and counts["Bid by bot"]
+        assert counts["Play by player"] and counts["Play by bot"]
+        assert counts["Pass by player"] and counts["Pass by bot"]
+        assert counts["events by timeout"] >= 2 and counts["events by auto_play"]
+        assert counts["refused as bomb_limit"] and counts["refused as cards_not_in_hand"]
+
+
+SCRIPTS = (Gandengyan(), Doudizhu(), Shanghai())
 
 
 #: The worker of the table's runner (bots, timeouts, 托管, the clock) and of the staff.
@@ -836,7 +901,17 @@ class Session:
             await self.move(name, made, version=made_on, action_id=made_id)
         elif roll < 0.33:
             others = [seat for seat in range(state.players) if seat != row.position]
-            taken = rng.choice([str(card) for seat in others for card in state.hand(seat)])
+            mine = {_face(card) for card in state.hand(row.position)}
+            # Another seat's card; of two decks, one whose twin the player does not hold (the
+            # engine would take the player's own copy for it).
+            taken = rng.choice(
+                [
+                    str(card)
+                    for seat in others
+                    for card in state.hand(seat)
+                    if getattr(card, "deck", None) is None or _face(card) not in mine
+                ]
+            )
             await self.move(name, {"play": taken}, version=version, action_id=self.new_id())
         jokers = "BJ" in action.get("play", "") or "RJ" in action.get("play", "")
         if "as" in action and rng.random() < (0.9 if jokers else 0.1):

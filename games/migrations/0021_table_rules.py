@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0019_game_watch"),
+        ("games", "0020_shanghai_rooms"),
     ]
 
     operations = [
