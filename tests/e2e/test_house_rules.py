@@ -13,8 +13,8 @@ from playwright.sync_api import Page, expect
 
 from games import selectors, services
 from games.models import Game, GamePlayer, Room, Table
-from games.rules import Rank, RulesError, parse_cards, parse_ranks
-from games.rules.gandengyan import ENGINE, ComboKind
+from games.rules import Rank, parse_cards, parse_ranks
+from games.rules.gandengyan import ComboKind
 from games.rules.gandengyan.combos import combo_from_ranks
 from tests.e2e import browser
 from tests.e2e.test_accessibility import violations
@@ -24,15 +24,6 @@ pytestmark = pytest.mark.e2e
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-def engine_plays(options: dict[str, object]) -> bool:
-    """Whether the engine plays ``options`` (an option it cannot play yet is refused)."""
-    try:
-        ENGINE.options_from_json(options)
-    except RulesError:
-        return False
-    return True
 
 
 def twos_and_jokers(cards: str) -> int:
@@ -60,33 +51,21 @@ class HouseRulesTable(browser.BrowserTestCase):
         expect(page.locator("#id_rocket_multiplier_0")).to_be_checked()
         self.shot("rules-form")
 
-        # An option the engine cannot play yet is refused on the form, which keeps the choices.
-        no_pair_straights = engine_plays({"pair_straights": False})
         page.locator("#id_players").fill("4")
         page.locator("#id_one_card_free").check()
         page.locator("#id_loser_twos_jokers_double").check()
         page.locator("#id_rocket_multiplier_1").check()  # ×4
         page.locator("#id_pair_straights").uncheck()
         page.get_by_role("button", name="开私人牌桌").click()
-        if not no_pair_straights:
-            expect(page.locator(".form-errors")).to_contain_text("pair_straights")
-            expect(page.locator("[data-house-rules]")).to_have_attribute("open", "")
-            expect(page.locator("#id_players")).to_have_value("4")
-            expect(page.locator("#id_one_card_free")).to_be_checked()
-            assert not Table.objects.exists()
-            self.shot("rules-refused")
-            page.locator("#id_pair_straights").check()
-            page.get_by_role("button", name="开私人牌桌").click()
         expect(page).to_have_url(re.compile(r".*/tables/\d+/$"))
         table = Table.objects.get(created_by__username="zhuren")
         rules = {
             "players": 4,
+            "pair_straights": False,
             "rocket_multiplier": 4,
             "loser_twos_jokers_double": True,
             "one_card_free": True,
         }
-        if no_pair_straights:
-            rules["pair_straights"] = False
         assert table.rules == rules
         expect(page.locator("#table .opponents .seat")).to_have_count(3)
 
@@ -99,7 +78,7 @@ class HouseRulesTable(browser.BrowserTestCase):
         expect(listed).to_be_hidden()
         page.locator("[data-table-rules]").hover()
         expect(listed).to_be_visible()
-        expect(listed.locator("li")).to_have_count(5 if no_pair_straights else 4)
+        expect(listed.locator("li")).to_have_count(5)
         self.shot("table-rules")
         page.mouse.move(0, 0)
 
@@ -118,12 +97,11 @@ class HouseRulesTable(browser.BrowserTestCase):
 
         play_to_the_end([page], before_turn=before_turn)
         expect(page.locator(".settlement")).to_be_visible()
-        if no_pair_straights:
-            # Nothing the page offered was a pair straight.
-            assert offered
-            for hint in offered:
-                kind = combo_from_ranks(parse_ranks(hint["as"])).kind
-                assert kind is not ComboKind.PAIR_STRAIGHT, hint
+        # Nothing the page offered was a pair straight.
+        assert offered
+        for hint in offered:
+            kind = combo_from_ranks(parse_ranks(hint["as"])).kind
+            assert kind is not ComboKind.PAIR_STRAIGHT, hint
         expect(page.locator("[data-settlement-rules]")).to_contain_text(
             "One card left pays nothing"
         )
