@@ -27,6 +27,7 @@ from games.rules import RulesError
 
 from . import selectors, services
 from .engines import engine_for
+from .forms import rules_with_fields
 from .hidden_fields import HiddenFieldsRefused
 from .models import (
     Dispute,
@@ -54,10 +55,13 @@ HIDDEN_WHILE_PLAYING = _("Hidden until the game is over.")
 class RoomAdminForm(forms.ModelForm):
     """A room, its rules checked by its game's engine. The options that the game's presentation
     gives a field of their own (``room_rules_fields``) are set there, the rest in the rules'
-    JSON; ``RoomAdmin`` adds those fields to the form of a room of that game."""
+    JSON, which a game whose fields cover every option (``rules_fields_cover_all``) does
+    without; ``RoomAdmin`` adds those fields to the form of a room of that game."""
 
     #: The names of the rules options with a field of their own on this form.
     option_fields: tuple[str, ...] = ()
+    #: Whether the form has no JSON of the rules: the option fields make all of them.
+    rules_by_fields_only = False
 
     class Meta:
         model = Room
@@ -78,8 +82,9 @@ class RoomAdminForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         rules = self.instance.rules if isinstance(self.instance.rules, dict) else {}
         if self.option_fields:
+            initial = presentation_for(self.instance.game).rules_initial(rules)
             for name in self.option_fields:
-                self.initial.setdefault(name, rules.get(name))
+                self.initial.setdefault(name, initial.get(name))
             self.initial["rules"] = {
                 name: value for name, value in rules.items() if name not in self.option_fields
             }
@@ -107,13 +112,10 @@ class RoomAdminForm(forms.ModelForm):
         """The options of their own fields join the rules' JSON, and the room's game must be
         able to play them: kept as the options that differ from its standard game."""
         cleaned: dict[str, Any] = super().clean() or {}
-        rules = cleaned.get("rules")
+        rules = {} if self.rules_by_fields_only else cleaned.get("rules")
         if rules is None or any(name in self.errors for name in self.option_fields):
             return cleaned
-        rules = dict(rules)
-        for name in self.option_fields:
-            if cleaned.get(name) is not None:
-                rules[name] = cleaned[name]
+        rules = rules_with_fields(rules, cleaned, self.option_fields)
         try:
             engine = engine_for(self.instance.game)
         except LookupError:
@@ -121,16 +123,17 @@ class RoomAdminForm(forms.ModelForm):
         try:
             options = engine.options_from_json(rules)
         except RulesError as exc:
-            self.add_error(
-                "rules",
-                ValidationError(
-                    _("These rules cannot be played: %(error)s"),
-                    code="invalid",
-                    params={"error": str(exc)},
-                ),
+            error = ValidationError(
+                _("These rules cannot be played: %(error)s"),
+                code="invalid",
+                params={"error": str(exc)},
             )
+            self.add_error(None if self.rules_by_fields_only else "rules", error)
             return cleaned
         cleaned["rules"] = engine.options_to_json(options)
+        if self.rules_by_fields_only:
+            # Not a field of this form: the model form would not set it.
+            self.instance.rules = cleaned["rules"]
         return cleaned
 
 
@@ -162,29 +165,39 @@ class RoomAdmin(HiddenFieldsRefused, admin.ModelAdmin):
     ) -> type[forms.ModelForm]:
         """The room's form, with a field for each rules option its game's presentation gives
         one (``room_rules_fields``)."""
-        own = _room_rules_fields(obj)
+        own, only = _room_rules_fields(obj)
         if own:
-            attrs: dict[str, Any] = {**own, "option_fields": tuple(own)}
+            attrs: dict[str, Any] = {
+                **own,
+                "option_fields": tuple(own),
+                "rules_by_fields_only": only,
+            }
             kwargs["form"] = type(self.form.__name__, (self.form,), attrs)
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request: HttpRequest, obj: Room | None = None) -> list[Any]:
-        """The fields in their order, the rules options of their own just after the rules."""
-        own = list(_room_rules_fields(obj))
-        fields = [name for name in super().get_fields(request, obj) if name not in own]
+        """The fields in their order, the rules options of their own just after the rules (in
+        their place, when they make all of them)."""
+        own, only = _room_rules_fields(obj)
+        names = list(own)
+        fields = [name for name in super().get_fields(request, obj) if name not in names]
         at = fields.index("rules") + 1 if "rules" in fields else len(fields)
-        return fields[:at] + own + fields[at:]
+        fields = fields[:at] + names + fields[at:]
+        return [name for name in fields if name != "rules"] if only else fields
 
 
-def _room_rules_fields(room: Room | None) -> dict[str, forms.Field]:
+def _room_rules_fields(room: Room | None) -> tuple[dict[str, forms.Field], bool]:
     """The rules options of the room's game (a new room's: the default game) with a field of
-    their own; none for a game that is not installed."""
+    their own, and whether they are all of its options; none for a game that is not
+    installed."""
     game = room.game if room is not None else Room._meta.get_field("game").get_default()
     try:
         engine_for(game)
     except LookupError:
-        return {}
-    return presentation_for(game).room_rules_fields()
+        return {}, False
+    presentation = presentation_for(game)
+    own = presentation.room_rules_fields()
+    return own, bool(own) and presentation.rules_fields_cover_all
 
 
 class SeatInline(HiddenFieldsRefused, admin.TabularInline):
@@ -212,6 +225,7 @@ class TableAdmin(HiddenFieldsRefused, admin.ModelAdmin):
         "room",
         "status",
         "is_private",
+        "rules",
         "invite_code",
         "created_by",
         "created_at",

@@ -412,7 +412,7 @@ def again(read: AgainRead, *, user_id: int, start: dict[str, Any] | None = None)
     if refused is not None:
         raise refused
     if start is not None:
-        start = start_action_of(table.room, start)
+        start = start_action_of(table, start)
     if seat.ready and (start is None or seat.start_action == start):
         return AgainPlan(seat=None, deals=False)
     ready = copy.copy(seat)
@@ -427,13 +427,13 @@ def again(read: AgainRead, *, user_id: int, start: dict[str, Any] | None = None)
     )
 
 
-def start_action_of(room: Room, start: dict[str, Any]) -> dict[str, Any]:
-    """``start`` in its canonical JSON when it is one of the ``start_actions`` of the room's
-    game; ``TableRefused`` otherwise."""
-    engine = engine_for(room.game)
+def start_action_of(table: Table, start: dict[str, Any]) -> dict[str, Any]:
+    """``start`` in its canonical JSON when it is one of the ``start_actions`` of the game at
+    ``table`` (with the rules it plays); ``TableRefused`` otherwise."""
+    engine = engine_for(table.room.game)
     offered = [
         engine.action_to_json(action)
-        for action in engine.start_actions(engine.options_from_json(room.rules))
+        for action in engine.start_actions(engine.options_from_json(table.play_rules))
     ]
     try:
         chosen = engine.action_to_json(engine.action_from_json(start))
@@ -444,10 +444,11 @@ def start_action_of(room: Room, start: dict[str, Any]) -> dict[str, Any]:
     return chosen
 
 
-def seat_count(room: Room) -> int:
-    """How many seats a table of ``room`` has: the players its game's rules need."""
+def seat_count(room: Room, rules: dict[str, Any] | None = None) -> int:
+    """How many seats a table of ``room`` has: the players its game's rules need (``rules``:
+    the table's own, else the room's)."""
     engine = engine_for(room.game)
-    return engine.seat_count(engine.options_from_json(room.rules))
+    return engine.seat_count(engine.options_from_json(room.rules if rules is None else rules))
 
 
 def ready_to_deal(*, table: Table, seats: list[Seat], playing: bool) -> bool:
@@ -456,7 +457,7 @@ def ready_to_deal(*, table: Table, seats: list[Seat], playing: bool) -> bool:
     ready (bots always are), and no game being played."""
     if table.status != Table.Status.WAITING or playing:
         return False
-    if len(seats) != seat_count(table.room):
+    if len(seats) != seat_count(table.room, table.play_rules):
         return False
     return all(row.is_bot or (row.user_id is not None and row.ready) for row in seats)
 

@@ -51,7 +51,8 @@ class TableRefused(Exception):
 
     ``code`` is stable, for programs: ``room_closed``, ``no_wallet``, ``balance_too_low``,
     ``balance_too_high``, ``playing_elsewhere``, ``bad_invite``, ``table_closed``, ``table_full``,
-    ``not_seated``, ``game_in_progress``. ``message`` is for people, in the active language.
+    ``not_seated``, ``game_in_progress``, ``bad_rules``. ``message`` is for people, in the
+    active language.
     """
 
     def __init__(self, code: str, message: str) -> None:

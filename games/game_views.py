@@ -261,6 +261,8 @@ def _render_detail(
         # The form is offered once the game is over; a refused attempt still shows its error.
         "form": form if my_seat is not None and (over or form.errors) else None,
         "my_disputes": my_disputes,
+        # The rules it was dealt with, in short words.
+        "rules": presentation.rules_phrases(game.rules),
     }
     presentation.game_page(context)
     templates = game_templates(game.game, "games/game_detail.html", folder="games")

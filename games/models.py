@@ -9,6 +9,7 @@ changed. ``games.selectors.game_record`` exports it in the engine's record forma
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -138,6 +139,15 @@ class Table(models.Model):
     version = models.PositiveIntegerField(
         _("version"), default=0, help_text=_("Goes up with every change of seats or status.")
     )
+    rules = models.JSONField(
+        _("rules options"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The house rules its host chose for a private table, as the room's rules are "
+            "written; empty: the room's rules."
+        ),
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -153,6 +163,13 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room} #{self.pk}"
+
+    @property
+    def play_rules(self) -> dict[str, Any]:
+        """The rules options every game dealt at this table plays: its own (a private table's
+        host chose them), else its room's."""
+        rules = self.room.rules if self.rules is None else self.rules
+        return rules if isinstance(rules, dict) else {}
 
 
 class Seat(models.Model):

@@ -15,12 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from . import services
+from .forms import TableRulesForm
 from .frames import frame_context, render_frame, room_entry_refusal
 from .models import Room, Table
 from .phrases import EMOTES, PHRASES
 from .presentation import presentation_for
 from .selectors import table_current_game, table_get_for_user
-from .views import player_balance
+from .views import player_balance, room_page, rules_phrases
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -52,10 +53,18 @@ def room_play(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 @login_required
 def room_private_table(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
-    """Open a private table in a room, to invite friends to by link."""
+    """Open a private table in a room, to invite friends to by link, with the house rules
+    chosen on the room page (``TableRulesForm``; without them, the room's rules): the room page
+    again with the form's errors when its game cannot play them."""
     room = _room_or_404(code)
+    rules = None
+    if TableRulesForm.CHOSEN in request.POST:
+        form = TableRulesForm(request.POST, room=room)
+        if not form.is_valid():
+            return room_page(request, room.code, private_form=form)
+        rules = form.cleaned_data["rules"]
     try:
-        table = services.table_create_private(user=request.user, room=room)
+        table = services.table_create_private(user=request.user, room=room, rules=rules)
     except services.TableRefused as refused:
         messages.error(request, refused.message)
         return redirect("games:room", code=room.code)
@@ -102,7 +111,8 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
     if seated:
         return redirect("games:table", table_id=table.pk)
     free = table.seats.filter(user__isnull=True, is_bot=False).count()
-    return render(request, "games/table_join.html", {"table": table, "free": free})
+    rules = rules_phrases(table.room.game, table.play_rules)
+    return render(request, "games/table_join.html", {"table": table, "free": free, "rules": rules})
 
 
 @require_POST

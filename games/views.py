@@ -23,6 +23,7 @@ from accounts.selectors import rewards_status, wallet_get_for_user
 from accounts.templatetags.accounts_tags import coins
 
 from .engines import engines
+from .forms import TableRulesForm
 from .models import Room
 from .presentation import presentation_for
 from .selectors import rooms_for_lobby, table_of_user, tables_to_watch
@@ -138,6 +139,7 @@ class RoomCard:
     seated: int
     range: str
     fits: bool  # open, and the signed-in player's balance lies within its range
+    rules: list[str]  # the room's rules in short words (``rules_phrases``)
 
 
 def room_card(room: WithAnnotations[Room, SeatedCount], *, balance: int | None) -> RoomCard:
@@ -147,7 +149,14 @@ def room_card(room: WithAnnotations[Room, SeatedCount], *, balance: int | None) 
         seated=room.seated,
         range=room_range(room),
         fits=balance is not None and room.is_open and room.admits(balance),
+        rules=rules_phrases(room.game, room.rules),
     )
+
+
+def rules_phrases(game: str, rules: dict[str, Any] | None) -> list[str]:
+    """The rules ``rules`` of ``game`` in short words, as its presentation says them (none for
+    a game that says none)."""
+    return presentation_for(game).rules_phrases(rules)
 
 
 def player_balance(request: HttpRequest) -> int | None:
@@ -199,6 +208,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 def room_enter(request: HttpRequest, code: str) -> HttpResponse:
     """A room: its stakes, and Play or a private table for a signed-in player."""
+    return room_page(request, code)
+
+
+def room_page(
+    request: HttpRequest, code: str, *, private_form: TableRulesForm | None = None
+) -> HttpResponse:
+    """The room page, with the form of a private table's house rules (``private_form``: as the
+    player sent it, with its errors; else one starting from the room's rules)."""
     # The lobby's query, for the same count of players seated.
     room = rooms_for_lobby().filter(code=code).first()
     if room is None:
@@ -211,6 +228,8 @@ def room_enter(request: HttpRequest, code: str) -> HttpResponse:
             "card": room_card(room, balance=balance),
             "balance": balance,
             "tables": tables_to_watch(room=room) if request.user.is_authenticated else [],
+            "private_form": TableRulesForm(room=room) if private_form is None else private_form,
+            "rules_chosen": TableRulesForm.CHOSEN,
         },
     )
 
@@ -223,4 +242,11 @@ def rules(request: HttpRequest) -> HttpResponse:
         raise Http404(
             _("The rules document %(name)s is missing.") % {"name": f"docs/{path.name}"}
         ) from None
-    return render(request, "games/rules.html", {"doc": doc})
+    # Each game's house rules, an option a section, in the active language.
+    house_rules = []
+    for key in engines():
+        presentation = presentation_for(key)
+        options = presentation.rules_explained()
+        if options:
+            house_rules.append({"key": key, "title": presentation.title, "options": options})
+    return render(request, "games/rules.html", {"doc": doc, "house_rules": house_rules})

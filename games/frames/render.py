@@ -197,7 +197,8 @@ def frame_context(
         parts = _table_parts(language)
         game_parts = _game_parts(presentation, language)
         facts = presentation.head_facts_html(game_parts, view=view, game=game, context=own)
-        shared_html["head"] = mark_safe(str(parts.head(view, game, facts)))
+        rules = presentation.rules_phrases(_rules_shown(table, shared))
+        shared_html["head"] = mark_safe(str(parts.head(view, game, facts, rules)))
         shared_html["board"] = presentation.board_html(
             game_parts,
             state=shared.state,
@@ -236,12 +237,18 @@ def frame_context(
         # Shown in the player's own frame while it holds, rather than as a notice that the
         # next frame would wipe; the lobby's own words, with the way out.
         next_game_refusal = room_entry_refusal(room=table.room, balance=me["coins"] or 0)
+    # The house rules a settled game was played with, which may change what its losers pay.
+    game_rules: list[str] = []
+    shown = shared.rows.game
+    if settlement and shown is not None and shown.rules:
+        game_rules = presentation.rules_phrases(shown.rules)
     start_choices: list[dict[str, Any]] = []
     if me is not None and view["status"] == "waiting" and not me["start"] and not next_game_refusal:
-        start_choices = presentation.start_choices(table.room.rules)
+        start_choices = presentation.start_choices(table.play_rules)
     return {
         **own,
         "start_choices": start_choices,
+        "game_rules": game_rules,
         "frame_template": presentation.frame_template,
         "view": view,
         "winner_name": winner_name,
@@ -270,6 +277,15 @@ def frame_context(
         if view["invite_code"]
         else None,
     }
+
+
+def _rules_shown(table: Table, shared: SharedView) -> dict[str, Any]:
+    """The rules the table's header says: those of the game being played, which it was dealt
+    with, else those the next game plays (the table's)."""
+    game = shared.rows.game
+    if game is not None and not game.is_over and isinstance(game.rules, dict):
+        return game.rules
+    return table.play_rules
 
 
 def _prompt_html(

@@ -218,6 +218,29 @@ class Presentation:
         option at the standard game's. The rest of the options stay in the rules' JSON."""
         return {}
 
+    #: Whether ``room_rules_fields`` gives every option of the game's rules a field: the admin
+    #: then shows no JSON of the rules at all.
+    rules_fields_cover_all = False
+
+    def table_rules_fields(self) -> dict[str, forms.Field]:
+        """The options a player opening a private table chooses for it, as ``room_rules_fields``
+        gives them (the others stay the room's); none: the table plays the room's rules."""
+        return {}
+
+    def rules_initial(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """The values the rules fields start from for ``rules`` (a room's): what they state."""
+        return dict(rules)
+
+    def rules_phrases(self, rules: Mapping[str, Any] | None) -> list[str]:
+        """``rules`` in short words for people ("标准规则", "可压对子", …); none: the game
+        does not say them."""
+        return []
+
+    def rules_explained(self) -> list[dict[str, str]]:
+        """Each option of the game's rules for the rules page: ``name``, ``title`` and
+        ``text``; none: the rules documents say all there is."""
+        return []
+
     # Cards on the pages about a game ------------------------------------------------------------
 
     def cards_html(self, cards: str, language: str | None = None) -> SafeString:

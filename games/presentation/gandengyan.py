@@ -5,18 +5,20 @@ page (``play`` with cards and a meaning, ``pass``). Its templates are
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django import forms
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games.bots import SensiblePolicy, choose_for
 from games.rules import NotationError, format_cards, parse_cards, parse_ranks
-from games.rules.gandengyan import ENGINE, ComboKind, GameState, Move, Play
+from games.rules.gandengyan import ENGINE, ComboKind, GameState, GandengyanRules, Move, Play
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
 
@@ -112,6 +114,238 @@ def _move_sound(move: Move) -> str:
     if move.combo.kind is ComboKind.ROCKET:
         return "rocket"
     return "bomb" if move.combo.kind in BOMBS else "play"
+
+
+# House rules ------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class HouseRule:
+    """One option of the rules (``GandengyanRules``) as people meet it: its form field's
+    ``label``, the short ``phrase`` that says a game plays it (from the option's value; None
+    when the value is the standard's) and the ``explanation`` of the rules page."""
+
+    name: str
+    label: Any
+    phrase: Callable[[Any], str | None]
+    explanation: Any
+
+
+def _when(value: Any, words: Any) -> Callable[[Any], str | None]:
+    """The phrase ``words`` when the option has ``value``."""
+    return lambda option: str(words) if option == value else None
+
+
+def _count_phrase(singular: str, plural: str) -> Callable[[Any], str | None]:
+    return lambda option: (
+        None if option is None else ngettext(singular, plural, option) % {"count": option}
+    )
+
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "players",
+        gettext_lazy("Players at the table"),
+        lambda option: (
+            None
+            if option == 3
+            else ngettext("%(count)s player", "%(count)s players", option) % {"count": option}
+        ),
+        gettext_lazy(
+            "From 2 to 6 seats instead of 3. The dealer still gets 6 cards and everyone else "
+            "5; the rest is the stock. A round still ends when all the others have passed one "
+            "after the other."
+        ),
+    ),
+    HouseRule(
+        "twos_jump_pairs",
+        gettext_lazy("A pair of 2s beats any pair"),
+        _when(True, gettext_lazy("A pair of 2s beats any pair")),
+        gettext_lazy(
+            "A pair of 2s (two 2s, or a 2 with a joker) beats any pair but another pair of 2s, "
+            "not only a pair of As. Pair straights and bombs are unchanged."
+        ),
+    ),
+    HouseRule(
+        "twos_top_bombs",
+        gettext_lazy("A bomb of 2s beats any bomb of its kind"),
+        _when(True, gettext_lazy("Bombs of 2s top their kind")),
+        gettext_lazy(
+            "A bomb of 2s beats any bomb of its own kind (soft over soft, hard over hard), "
+            "never another bomb of 2s. A soft bomb of 2s still loses to any hard bomb."
+        ),
+    ),
+    HouseRule(
+        "pair_straights",
+        gettext_lazy("Pair straights allowed"),
+        _when(False, gettext_lazy("No pair straights")),
+        gettext_lazy(
+            "When this is off, pair straights (3 3 4 4 5 5 …) are no combination at all: they "
+            "can be neither led nor played on anything."
+        ),
+    ),
+    HouseRule(
+        "max_straight",
+        gettext_lazy("Longest straight, in cards"),
+        _count_phrase(
+            "Straights of at most %(count)s card", "Straights of at most %(count)s cards"
+        ),
+        gettext_lazy(
+            "The longest straight allowed, counted in cards, a joker in it included. Without "
+            "it a straight may run from 3 to A, 12 cards."
+        ),
+    ),
+    HouseRule(
+        "max_pair_straight",
+        gettext_lazy("Longest pair straight, in cards"),
+        _count_phrase(
+            "Pair straights of at most %(count)s card", "Pair straights of at most %(count)s cards"
+        ),
+        gettext_lazy(
+            "The longest pair straight allowed, counted in cards, jokers included; an odd "
+            "number allows the even length below it. Without it there is no limit."
+        ),
+    ),
+    HouseRule(
+        "draw",
+        gettext_lazy("Who draws after a round"),
+        _when("winner", gettext_lazy("Only the round winner draws")),
+        gettext_lazy(
+            "When a round ends only its winner draws a card, and leads the next round; the "
+            "others draw nothing. In the standard game everyone draws one card, the winner "
+            "first."
+        ),
+    ),
+    HouseRule(
+        "lone_joker_last",
+        gettext_lazy("A lone joker may be played as the last card"),
+        _when(False, gettext_lazy("A lone joker is never played")),
+        gettext_lazy(
+            "When this is off, a joker can never be played on its own, not even as the last "
+            "card: a player whose hand is one joker can only pass, and when they would lead, "
+            "the next player leads and nobody draws."
+        ),
+    ),
+    HouseRule(
+        "natural_over_wild",
+        gettext_lazy("A bomb without a joker beats the same bomb with one"),
+        _when(True, gettext_lazy("Natural bombs beat wild ones")),
+        gettext_lazy(
+            "A bomb made without a joker beats a bomb of the same kind and rank that has a "
+            "joker in it, never the reverse."
+        ),
+    ),
+    HouseRule(
+        "rocket_multiplier",
+        gettext_lazy("The rocket multiplies by"),
+        lambda option: None if option == 8 else _("Rocket ×%(times)s") % {"times": option},
+        gettext_lazy(
+            "The rocket (both jokers) multiplies the stakes by 4 instead of 8; any other bomb "
+            "still doubles them."
+        ),
+    ),
+    HouseRule(
+        "loser_twos_jokers_double",
+        gettext_lazy("Each 2 or joker left doubles a loser's payment"),
+        _when(True, gettext_lazy("2s and jokers left double")),
+        gettext_lazy(
+            "At the settlement every 2 and every joker left in a loser's hand doubles what "
+            "that loser pays: with a 2 and a joker left they pay four times as much."
+        ),
+    ),
+    HouseRule(
+        "one_card_free",
+        gettext_lazy("A loser with one card left pays nothing"),
+        _when(True, gettext_lazy("One card left pays nothing")),
+        gettext_lazy(
+            "A loser who holds a single card when the game ends pays nothing; the others pay "
+            "as usual."
+        ),
+    ),
+    HouseRule(
+        "dealer_one_play_spring",
+        gettext_lazy("A dealer who played only the first lead counts as spring"),
+        _when(True, gettext_lazy("Dealer's lone lead is spring")),
+        gettext_lazy(
+            "A losing dealer whose only play was the first lead of the game counts as not "
+            "having played (spring) and pays double, like a player who never played."
+        ),
+    ),
+    HouseRule(
+        "bombs_any_higher",
+        gettext_lazy("A bomb beats any lower bomb of its kind"),
+        _when(True, gettext_lazy("Any higher bomb beats a bomb")),
+        gettext_lazy(
+            "A bomb beats a bomb of its kind of any higher rank, with 2 above A, not only the "
+            "one just above it. A soft bomb still never beats a hard one."
+        ),
+    ),
+    HouseRule(
+        "joker_not_two",
+        gettext_lazy("A joker cannot stand for a 2"),
+        _when(True, gettext_lazy("A joker is never a 2")),
+        gettext_lazy(
+            "A joker never stands for a 2: no pair of a 2 and a joker, no bomb of 2s with a "
+            "joker, and a lone joker counts as at most a K, so it cannot follow an A or a 2."
+        ),
+    ),
+    HouseRule(
+        "max_multiplier",
+        gettext_lazy("Multiplier cap"),
+        lambda option: (
+            None if option is None else _("Multiplier capped at ×%(cap)s") % {"cap": option}
+        ),
+        gettext_lazy(
+            "The total multiplier of a game (bombs, the rocket, spring) never goes above this "
+            "number, e.g. 64."
+        ),
+    ),
+)
+"""Every option of the rules, in the order the forms, the phrases and the rules page list
+them."""
+
+
+def _house_rule_field(name: str, label: Any) -> forms.Field:
+    """The form field of the option ``name``: a box to tick for a yes-or-no option, a number
+    for a limit (empty: none) and a choice for the rest."""
+    # The engine checks the numbers (``GandengyanRules``); the page's inputs only suggest them.
+    if name == "players":
+        return forms.IntegerField(label=label, widget=forms.NumberInput(attrs={"min": 2, "max": 6}))
+    if name in ("max_straight", "max_pair_straight", "max_multiplier"):
+        return forms.IntegerField(
+            label=label,
+            required=False,
+            widget=forms.NumberInput(attrs={"min": 1}),
+            help_text=gettext_lazy("Empty: no limit."),
+        )
+    if name == "draw":
+        return forms.ChoiceField(
+            label=label,
+            choices=[
+                ("all", gettext_lazy("Everyone draws, the winner first")),
+                ("winner", gettext_lazy("Only the round winner draws")),
+            ],
+        )
+    if name == "rocket_multiplier":
+        return forms.TypedChoiceField(
+            label=label, coerce=int, choices=[(8, "×8"), (4, "×4")], widget=forms.RadioSelect
+        )
+    return forms.BooleanField(label=label, required=False)
+
+
+def rules_phrases(rules: Mapping[str, Any] | None) -> list[str]:
+    """The rules options ``rules`` states (a room's, a table's or a game's, as the engine writes
+    them) in short words for people, in the active language and in the order of
+    ``HOUSE_RULES``; "Standard rules" alone for the standard game."""
+    options = {
+        field.name: field.default for field in dataclasses.fields(GandengyanRules) if field.init
+    } | dict(rules or {})
+    phrases = [
+        phrase
+        for rule in HOUSE_RULES
+        if (phrase := rule.phrase(options.get(rule.name))) is not None
+    ]
+    return phrases or [_("Standard rules")]
 
 
 class GandengyanPresentation(HandsPresentation):
@@ -230,6 +464,33 @@ class GandengyanPresentation(HandsPresentation):
             "meaning_not_possible": _("These cards cannot be played that way."),
         }
         return messages.get(code)
+
+    def room_rules_fields(self) -> dict[str, forms.Field]:
+        """Every option of the rules (``HOUSE_RULES``)."""
+        return {rule.name: _house_rule_field(rule.name, rule.label) for rule in HOUSE_RULES}
+
+    rules_fields_cover_all = True
+
+    def table_rules_fields(self) -> dict[str, forms.Field]:
+        """A private table's host chooses every option, as staff do for a room."""
+        return self.room_rules_fields()
+
+    def rules_initial(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """Each option's value in ``rules``, the standard game's where it states none."""
+        return {
+            field.name: rules.get(field.name, field.default)
+            for field in dataclasses.fields(GandengyanRules)
+            if field.init  # the options, not what the engine derives from them
+        }
+
+    def rules_phrases(self, rules: Mapping[str, Any] | None) -> list[str]:
+        return rules_phrases(rules)
+
+    def rules_explained(self) -> list[dict[str, str]]:
+        return [
+            {"name": rule.name, "title": str(rule.label), "text": str(rule.explanation)}
+            for rule in HOUSE_RULES
+        ]
 
     def replay_step(
         self,

@@ -67,6 +67,7 @@ from .tables import (
     table_leave_cancel,
     table_play,
     table_play_again,
+    table_rules_checked,
     table_stand_up_not_ready,
     table_start_game,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "table_notice",
     "table_play",
     "table_play_again",
+    "table_rules_checked",
     "table_say",
     "table_set_auto_play",
     "table_stand_up_not_ready",

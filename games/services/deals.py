@@ -46,9 +46,10 @@ def game_start(
     """Deal a new game at ``table`` for ``players`` (a user, or None for a bot, by seat).
 
     The deal comes from a fresh 256-bit seed (``games.seeds.new_seed``) unless ``seed`` is
-    given, with the room's rules. Only the seed's SHA-256 is public until the game ends. The
-    first game at a table lets the seed pick the dealer; later games are dealt by the winner of
-    the last game that had one (an aborted game has none). An explicit ``dealer`` overrides both.
+    given, with the rules the table plays (``Table.play_rules``), which the game keeps. Only the
+    seed's SHA-256 is public until the game ends. The first game at a table lets the seed pick
+    the dealer; later games are dealt by the winner of the last game that had one (an aborted
+    game has none). An explicit ``dealer`` overrides both.
 
     Raises ``GameStartRefused`` when the table is closed or still playing, when the number of
     players does not match the rules, when a player is listed twice or has no wallet, or for a bad
@@ -85,7 +86,7 @@ def game_deal(
     locked = table
     engine = engine_for(locked.room.game)
     try:
-        options = engine.options_from_json(locked.room.rules)
+        options = engine.options_from_json(locked.play_rules)
     except RulesError as exc:
         raise GameStartRefused("bad_rules", str(exc)) from exc
     seat_total = engine.seat_count(options)

@@ -23,7 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
+from games.rules import RulesError
 
+from ..engines import engine_for
 from ..models import Game, Room, Seat, Table
 from ..selectors import (
     table_current_game,
@@ -58,8 +60,8 @@ def lock_tables(*table_ids: int | None) -> dict[int, Table]:
     return {table.pk: table for table in locked}
 
 
-def _seat_count(room: Room) -> int:
-    return decisions.seat_count(room)
+def _seat_count(room: Room, rules: dict[str, Any] | None = None) -> int:
+    return decisions.seat_count(room, rules)
 
 
 def _check_admitted(*, user: User, room: Room) -> None:
@@ -183,19 +185,37 @@ def _sit(*, table: Table, user: User) -> int:
     return seat.position
 
 
-def _table_open(*, room: Room, user: User, private: bool) -> Table:
+def _table_open(
+    *, room: Room, user: User, private: bool, rules: dict[str, Any] | None = None
+) -> Table:
+    """A new table of ``room`` with a seat for each player its rules need (``rules``: the
+    table's own, already checked; None: the room's)."""
     table = Table(
         room=room,
         is_private=private,
         created_by=user,
         invite_code=secrets.token_urlsafe(INVITE_CODE_BYTES) if private else None,
+        rules=rules,
     )
     table.full_clean()
     table.save()
     Seat.objects.bulk_create(
-        Seat(table=table, position=position) for position in range(_seat_count(room))
+        Seat(table=table, position=position) for position in range(_seat_count(room, rules))
     )
     return table
+
+
+def table_rules_checked(*, room: Room, rules: Any) -> dict[str, Any]:
+    """``rules`` (a rules object of the room's game) as the game's engine writes them: only the
+    options that differ from its standard game. Raises ``TableRefused`` ("bad_rules", with the
+    engine's reason) when the engine cannot play them."""
+    engine = engine_for(room.game)
+    try:
+        return engine.options_to_json(engine.options_from_json(rules))
+    except (RulesError, TypeError, ValueError) as exc:
+        raise TableRefused(
+            "bad_rules", _("These rules cannot be played: %(error)s") % {"error": exc}
+        ) from exc
 
 
 def _table_start_if_ready(
@@ -282,20 +302,25 @@ def table_play(*, user: User, room: Room) -> tuple[Table, int]:
 
 
 @transaction.atomic
-def table_create_private(*, user: User, room: Room) -> Table:
+def table_create_private(*, user: User, room: Room, rules: dict[str, Any] | None = None) -> Table:
     """Open a private table in ``room`` with a fresh invite code, with its creator at seat 0.
 
-    The room must be open and admit the player's coins; the player leaves the waiting table they
-    sit at (refused while a game is being played there). Raises ``TableRefused``.
+    ``rules``: the house rules its host chose (a rules object of the room's game), which every
+    game at the table plays, with as many seats as they name; None: the room's rules. The
+    stakes stay the room's. The rules must be playable, the room must be open and admit the
+    player's coins; the player leaves the waiting table they sit at (refused while a game is
+    being played there). Raises ``TableRefused``, having changed nothing.
     """
     _lock_user(user)
     room = Room.objects.get(pk=room.pk)
+    if rules is not None:
+        rules = table_rules_checked(room=room, rules=rules)
     _check_admitted(user=user, room=room)
     current = _current_seat(user)
     if current is not None:
         locked = lock_tables(current.table_id)
         _leave_for_another_table(table=locked[current.table_id], user=user)
-    table = _table_open(room=room, user=user, private=True)
+    table = _table_open(room=room, user=user, private=True, rules=rules)
     _sit(table=table, user=user)
     return table
 

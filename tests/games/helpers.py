@@ -81,7 +81,7 @@ def start_from_position(
         seed="",
         seed_commitment="",
         dealer=dealer,
-        rules=GandengyanRules.from_dict(table.room.rules).to_dict(),
+        rules=GandengyanRules.from_dict(table.play_rules).to_dict(),
         base=table.room.base,
         hands=[format_cards(parse_cards(hand)) for hand in hands],
         stock=" ".join(str(card) for card in parse_cards(stock)),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
@@ -9,7 +11,9 @@ from django.test import Client
 from accounts.models import LedgerEntry, LedgerReason, User
 from games import services
 from games.models import Dispute, Game, Room, Seat, Table
+from games.presentation.gandengyan import HOUSE_RULES
 from games.rules.doudizhu import DoudizhuRules
+from games.rules.gandengyan import ENGINE, GandengyanRules
 from tests.games.helpers import balance, doudizhu_room, play_out, start_from_position
 
 pytestmark = pytest.mark.django_db
@@ -193,6 +197,20 @@ def test_staff_without_permissions_are_refused(
     assert Dispute.objects.get().status == Dispute.Status.OPEN
 
 
+#: The 干瞪眼 rules fields of a room's form as they post the standard game: the boxes of the
+#: options that are on in it ticked, the others left out, the limits empty.
+GANDENGYAN_STANDARD: dict[str, object] = {
+    "players": 3,
+    "pair_straights": "on",
+    "lone_joker_last": "on",
+    "draw": "all",
+    "rocket_multiplier": 8,
+    "max_straight": "",
+    "max_pair_straight": "",
+    "max_multiplier": "",
+}
+
+
 def room_form(**changes: object) -> dict[str, object]:
     """A valid change form of a room, with ``changes`` (None: the field left out)."""
     data: dict[str, object] = {
@@ -201,7 +219,8 @@ def room_form(**changes: object) -> dict[str, object]:
         "base": 400,
         "min_coins": 0,
         "max_coins": "",
-        "rules": "{}",
+        "rules": "{}",  # a 斗地主 room's; a 干瞪眼 room's are its own fields
+        **GANDENGYAN_STANDARD,
         "turn_seconds": 20,
         "is_open": "on",
         "position": 3,
@@ -210,21 +229,145 @@ def room_form(**changes: object) -> dict[str, object]:
     return {name: value for name, value in data.items() if value is not None}
 
 
-def test_room_rules_are_checked_with_the_engine(admin_client: Client, room: Room) -> None:
-    data = room_form(base=500, min_coins=1000)
+def test_a_gandengyan_rooms_rules_are_a_field_each(english_client: Client, staff: User) -> None:
+    english_client.force_login(staff)
+    room = Room.objects.create(
+        code="house",
+        name_zh="家规场",
+        name_en="House",
+        base=400,
+        min_coins=0,
+        rules={"players": 4, "one_card_free": True, "rocket_multiplier": 4, "max_multiplier": 64},
+    )
     url = f"/admin/games/room/{room.pk}/change/"
-    for bad in ('{"jokers": 3}', '{"players": 9}', "[1, 2]", '{"bombs_any_higher": "yes"}'):
-        response = admin_client.post(url, {**data, "rules": bad})
-        assert response.status_code == 200, bad
-        assert response.context["adminform"].form.errors["rules"], bad
-    room.refresh_from_db()
-    assert room.base == 400 and room.rules == {}
+    response = english_client.get(url)
+    form = response.context["adminform"].form
+    text = response.content.decode()
+    # No JSON left: a box for each yes-or-no option, numbers and choices for the rest.
+    assert "rules" not in form.fields and 'name="rules"' not in text
+    names = [rule.name for rule in HOUSE_RULES]
+    assert [name for name in form.fields if name in names] == names
+    assert len(names) == len([field for field in dataclasses.fields(GandengyanRules) if field.init])
+    for name in names:
+        assert f'name="{name}"' in text, name
+    assert 'type="number" name="players" value="4"' in text
+    assert 'type="checkbox" name="one_card_free"' in text
+    assert form.initial["one_card_free"] is True and form.initial["twos_jump_pairs"] is False
+    # The options on in the standard game start ticked.
+    assert form.initial["pair_straights"] is True and form.initial["lone_joker_last"] is True
+    assert form.initial["rocket_multiplier"] == 4 and form.initial["max_multiplier"] == 64
+    assert form.initial["draw"] == "all" and form.initial["max_straight"] is None
 
-    response = admin_client.post(url, {**data, "rules": '{"draw": "winner", "players": 3}'})
+
+@pytest.mark.parametrize(
+    ("changes", "rules"),
+    [
+        ({}, {}),
+        ({"players": 2}, {"players": 2}),
+        ({"players": 6}, {"players": 6}),
+        ({"draw": "winner"}, {"draw": "winner"}),
+        ({"rocket_multiplier": 4}, {"rocket_multiplier": 4}),
+        ({"max_multiplier": 64}, {"max_multiplier": 64}),
+        ({"one_card_free": "on"}, {"one_card_free": True}),
+        ({"loser_twos_jokers_double": "on"}, {"loser_twos_jokers_double": True}),
+        ({"dealer_one_play_spring": "on"}, {"dealer_one_play_spring": True}),
+        (
+            {"players": 5, "one_card_free": "on", "rocket_multiplier": 4, "max_multiplier": 32},
+            {"players": 5, "one_card_free": True, "rocket_multiplier": 4, "max_multiplier": 32},
+        ),
+    ],
+)
+def test_a_gandengyan_rooms_rules_are_set_with_its_fields(
+    admin_client: Client, room: Room, changes: dict[str, object], rules: dict[str, object]
+) -> None:
+    room.rules = {"draw": "winner", "max_multiplier": 16}
+    room.save()
+    url = f"/admin/games/room/{room.pk}/change/"
+    # The standard game's fields, with the changes: what was set before and is left out goes.
+    response = admin_client.post(url, room_form(base=500, **changes))
     assert response.status_code == 302
     room.refresh_from_db()
     assert room.base == 500
-    assert room.rules == {"draw": "winner"}  # only what differs from the standard game
+    assert room.rules == rules  # only what differs from the standard game
+
+
+@pytest.mark.parametrize("name", [rule.name for rule in HOUSE_RULES])
+def test_each_gandengyan_option_is_saved_from_its_field(
+    admin_client: Client, room: Room, name: str
+) -> None:
+    value, posted = _NON_STANDARD[name]
+    changes = {name: posted} if posted is not None else {name: None}
+    url = f"/admin/games/room/{room.pk}/change/"
+    response = admin_client.post(url, room_form(base=999, **changes))
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules == {name: value} and room.base == 999
+    assert ENGINE.options_to_json(ENGINE.options_from_json(room.rules)) == room.rules
+
+
+#: An option's value other than the standard's, and how its field posts it (None: left out,
+#: an unticked box).
+_NON_STANDARD: dict[str, tuple[object, object]] = {
+    "players": (4, 4),
+    "twos_jump_pairs": (True, "on"),
+    "twos_top_bombs": (True, "on"),
+    "pair_straights": (False, None),
+    "max_straight": (6, 6),
+    "max_pair_straight": (8, 8),
+    "draw": ("winner", "winner"),
+    "lone_joker_last": (False, None),
+    "natural_over_wild": (True, "on"),
+    "rocket_multiplier": (4, 4),
+    "loser_twos_jokers_double": (True, "on"),
+    "one_card_free": (True, "on"),
+    "dealer_one_play_spring": (True, "on"),
+    "bombs_any_higher": (True, "on"),
+    "joker_not_two": (True, "on"),
+    "max_multiplier": (64, 64),
+}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"players": 7}, "'players' must be a whole number from 2 to 6"),
+        ({"players": 1}, "'players' must be a whole number from 2 to 6"),
+        ({"max_multiplier": 0}, "'max_multiplier' must be a positive whole number or null"),
+        ({"max_straight": -3}, "'max_straight' must be a positive whole number or null"),
+    ],
+)
+def test_gandengyan_rules_the_engine_refuses_change_nothing(
+    english_client: Client, staff: User, room: Room, changes: dict[str, object], message: str
+) -> None:
+    english_client.force_login(staff)
+    url = f"/admin/games/room/{room.pk}/change/"
+    response = english_client.post(url, room_form(base=999, one_card_free="on", **changes))
+    assert response.status_code == 200
+    form = response.context["adminform"].form
+    assert form.non_field_errors() == [f"These rules cannot be played: {message}"]
+    room.refresh_from_db()
+    assert room.rules == {} and room.base == 400
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"players": "many"}, "players"),
+        ({"players": ""}, "players"),
+        ({"draw": "loser"}, "draw"),
+        ({"rocket_multiplier": 16}, "rocket_multiplier"),
+        ({"max_straight": "6.5"}, "max_straight"),
+    ],
+)
+def test_gandengyan_rules_fields_refuse_what_is_not_a_value(
+    admin_client: Client, room: Room, changes: dict[str, object], field: str
+) -> None:
+    url = f"/admin/games/room/{room.pk}/change/"
+    response = admin_client.post(url, room_form(base=999, **changes))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors[field]
+    room.refresh_from_db()
+    assert room.rules == {} and room.base == 400
 
 
 def test_room_coins_range_is_checked(admin_client: Client, room: Room) -> None:
@@ -452,7 +595,8 @@ def test_a_gandengyan_room_has_no_doubling_threshold(admin_client: Client, room:
     assert response.status_code == 302
     room.refresh_from_db()
     assert room.rules == {}
-    # Its rules' JSON does not know the option: 干瞪眼 has no 加倍.
+    # Nor does any JSON of the rules bring it in: 干瞪眼's options are all fields of their own.
     response = admin_client.post(url, room_form(rules='{"double_threshold": 100}'))
-    assert response.status_code == 200
-    assert response.context["adminform"].form.errors["rules"]
+    assert response.status_code == 302
+    room.refresh_from_db()
+    assert room.rules == {}
