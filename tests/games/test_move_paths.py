@@ -593,7 +593,7 @@ class Shanghai(Script):
         if state.phase is Phase.BID and sh.SMALL not in state.legal_actions(seat) and roll < 0.3:
             await session.say(name, sh.SMALL.to_json())  # 小地主 after a 小地主: refused
             return True
-        if state.phase is Phase.PLAY and state.bombs_left[seat] == 0 and roll < 0.05:
+        if state.phase is Phase.PLAY and state.bombs_left[seat] == 0 and roll < 0.5:
             ranks = Counter(_face(card)[0] for card in state.hand(seat) if card.suit is not None)
             bomb = [rank for rank, count in ranks.items() if count >= 4]
             if bomb:
