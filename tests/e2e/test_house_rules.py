@@ -26,6 +26,18 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
+def pair_straight_in(hand: object) -> list[str] | None:
+    """Six natural cards of ``hand`` making a pair straight of three ranks, if it holds one."""
+    by_rank: dict[int, list[str]] = {}
+    for card in hand:  # type: ignore[attr-defined]
+        if Rank.THREE <= card.rank <= Rank.ACE:
+            by_rank.setdefault(card.rank, []).append(str(card))
+    for low in range(Rank.THREE, Rank.ACE - 1):
+        if all(len(by_rank.get(rank, [])) >= 2 for rank in (low, low + 1, low + 2)):
+            return [code for rank in (low, low + 1, low + 2) for code in by_rank[rank][:2]]
+    return None
+
+
 def twos_and_jokers(cards: str) -> int:
     return sum(1 for card in parse_cards(cards) if card.rank >= Rank.TWO)
 
@@ -34,6 +46,9 @@ def twos_and_jokers(cards: str) -> int:
     BOT_FILL_SECONDS=1, BOT_MOVE_DELAY_SECONDS=0.1, TABLE_RUNNER_INTERVAL_SECONDS=0.1
 )
 class HouseRulesTable(browser.BrowserTestCase):
+    # A deal where the host leads first holding a pair straight, which these rules refuse.
+    deals = 30528
+
     def test_a_host_plays_a_game_with_bots_under_the_house_rules_they_chose(self) -> None:
         make_player("zhuren")
         Room.objects.create(
@@ -42,7 +57,7 @@ class HouseRulesTable(browser.BrowserTestCase):
         page = self.page
         self.log_in(page, "zhuren")
         page.goto(self.url("/rooms/house/"))
-        expect(page.locator("[data-rules]")).to_contain_text("Standard rules")
+        expect(page.locator("[data-rules]")).to_contain_text("标准规则")
         form = page.locator("[data-house-rules]")
         form.locator("summary").click()
         # It starts from the room's rules: the standard game.
@@ -71,9 +86,9 @@ class HouseRulesTable(browser.BrowserTestCase):
 
         # The table says its rules in a line, and all of them on hover.
         line = page.locator("[data-table-rules] .table-rules-line")
-        expect(line).to_contain_text("4 players")
-        expect(line).to_contain_text("Rocket ×4")
-        expect(line).to_contain_text("One card left pays nothing")
+        expect(line).to_contain_text("4 人")
+        expect(line).to_contain_text("王炸 ×4")
+        expect(line).to_contain_text("剩一张不用付")
         listed = page.locator("[data-table-rules] .table-rules-list")
         expect(listed).to_be_hidden()
         page.locator("[data-table-rules]").hover()
@@ -90,21 +105,35 @@ class HouseRulesTable(browser.BrowserTestCase):
         assert sorted(len(hand.split()) for hand in game.hands) == [5, 5, 5, 6]
 
         offered: list[dict[str, str]] = []
+        refused: list[str] = []
+        seat = GamePlayer.objects.get(game=game, user__username="zhuren").seat
 
         def before_turn(mover: Page, _turns: int) -> bool:
             offered.extend(json.loads(mover.locator("#hints").text_content() or "[]"))
+            state = selectors.game_state(game=Game.objects.get(pk=game.pk))
+            run = pair_straight_in(state.hand(seat)) if state.table is None else None
+            if run and not refused:
+                # A lead the standard game allows is refused here, and nothing moves.
+                version = mover.locator("#table").get_attribute("data-version")
+                for code in run:
+                    mover.locator(f'#hand-form .card[data-card="{code}"]').click()
+                mover.locator('[data-action="play"]').click()
+                expect(mover.locator("#notice")).to_have_text("这几张牌不成牌型。")
+                expect(mover.locator("#table")).to_have_attribute("data-version", version or "")
+                for code in run:
+                    mover.locator(f'#hand-form .card[data-card="{code}"]').click()
+                refused.append(" ".join(run))
             return False
 
         play_to_the_end([page], before_turn=before_turn)
         expect(page.locator(".settlement")).to_be_visible()
-        # Nothing the page offered was a pair straight.
+        # Nothing the page offered was a pair straight, and the one tried was refused.
+        assert refused, "the deal never let the host lead a pair straight"
         assert offered
         for hint in offered:
             kind = combo_from_ranks(parse_ranks(hint["as"])).kind
             assert kind is not ComboKind.PAIR_STRAIGHT, hint
-        expect(page.locator("[data-settlement-rules]")).to_contain_text(
-            "One card left pays nothing"
-        )
+        expect(page.locator("[data-settlement-rules]")).to_contain_text("剩一张不用付")
         self.shot("settlement")
 
         game.refresh_from_db()
