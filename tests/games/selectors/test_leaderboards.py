@@ -246,7 +246,8 @@ def test_player_stats_by_game(room: Room, trio: list[User]) -> None:
 
     stats = {stat.game: stat for stat in player_game_stats(user=zhao)}
 
-    assert list(stats) == ["gandengyan", "doudizhu"]
+    assert list(stats) == ["gandengyan", "doudizhu", "shanghai"]
     assert (stats["gandengyan"].games, stats["gandengyan"].wins) == (3, 2)
     assert stats["gandengyan"].win_percent == "66.7%"
     assert (stats["doudizhu"].games, stats["doudizhu"].wins) == (0, 0)
+    assert (stats["shanghai"].games, stats["shanghai"].wins) == (0, 0)
