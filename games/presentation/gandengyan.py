@@ -159,20 +159,20 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     ),
     HouseRule(
         "twos_jump_pairs",
-        gettext_lazy("A pair of 2s beats any pair"),
-        _when(True, gettext_lazy("A pair of 2s beats any pair")),
+        gettext_lazy("A pair of twos beats any pair"),
+        _when(True, gettext_lazy("A pair of twos beats any pair")),
         gettext_lazy(
-            "A pair of 2s (two 2s, or a 2 with a joker) beats any pair but another pair of 2s, "
-            "not only a pair of As. Pair straights and bombs are unchanged."
+            "A pair of twos (two twos, or a 2 with a joker) beats any pair but another pair "
+            "of twos, not only a pair of As. Pair straights and bombs are unchanged."
         ),
     ),
     HouseRule(
         "twos_top_bombs",
-        gettext_lazy("A bomb of 2s beats any bomb of its kind"),
-        _when(True, gettext_lazy("Bombs of 2s top their kind")),
+        gettext_lazy("A bomb of twos beats any bomb of its kind"),
+        _when(True, gettext_lazy("Bombs of twos top their kind")),
         gettext_lazy(
-            "A bomb of 2s beats any bomb of its own kind (soft over soft, hard over hard), "
-            "never another bomb of 2s. A soft bomb of 2s still loses to any hard bomb."
+            "A bomb of twos beats any bomb of its own kind (soft over soft, hard over hard), "
+            "never another bomb of twos. A soft bomb of twos still loses to any hard bomb."
         ),
     ),
     HouseRule(
@@ -247,7 +247,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "loser_twos_jokers_double",
         gettext_lazy("Each 2 or joker left doubles a loser's payment"),
-        _when(True, gettext_lazy("2s and jokers left double")),
+        _when(True, gettext_lazy("Twos and jokers left double")),
         gettext_lazy(
             "At the settlement every 2 and every joker left in a loser's hand doubles what "
             "that loser pays: with a 2 and a joker left they pay four times as much."
@@ -285,7 +285,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         gettext_lazy("A joker cannot stand for a 2"),
         _when(True, gettext_lazy("A joker is never a 2")),
         gettext_lazy(
-            "A joker never stands for a 2: no pair of a 2 and a joker, no bomb of 2s with a "
+            "A joker never stands for a 2: no pair of a 2 and a joker, no bomb of twos with a "
             "joker, and a lone joker counts as at most a K, so it cannot follow an A or a 2."
         ),
     ),

@@ -52,8 +52,8 @@ STANDARD_FORM: dict[str, Any] = {
 #: Each option at a value other than the standard's, and what it is called then (English).
 PHRASES: dict[str, tuple[Any, str]] = {
     "players": (2, "2 players"),
-    "twos_jump_pairs": (True, "A pair of 2s beats any pair"),
-    "twos_top_bombs": (True, "Bombs of 2s top their kind"),
+    "twos_jump_pairs": (True, "A pair of twos beats any pair"),
+    "twos_top_bombs": (True, "Bombs of twos top their kind"),
     "pair_straights": (False, "No pair straights"),
     "max_straight": (6, "Straights of at most 6 cards"),
     "max_pair_straight": (8, "Pair straights of at most 8 cards"),
@@ -61,7 +61,7 @@ PHRASES: dict[str, tuple[Any, str]] = {
     "lone_joker_last": (False, "A lone joker is never played"),
     "natural_over_wild": (True, "Natural bombs beat wild ones"),
     "rocket_multiplier": (4, "Rocket ×4"),
-    "loser_twos_jokers_double": (True, "2s and jokers left double"),
+    "loser_twos_jokers_double": (True, "Twos and jokers left double"),
     "one_card_free": (True, "One card left pays nothing"),
     "dealer_one_play_spring": (True, "Dealer's lone lead is spring"),
     "bombs_any_higher": (True, "Any higher bomb beats a bomb"),
@@ -197,7 +197,7 @@ def test_a_private_table_plays_the_house_rules_its_host_chose(room: Room, trio: 
     page = login(host).get(f"/tables/{table.pk}/").content.decode()
     assert re.search(
         r'<p class="table-rules-line"><span class="rules-line-label">Rules:</span> 4 players · '
-        r"Only the round winner draws · Rocket ×4 · 2s and jokers left double · "
+        r"Only the round winner draws · Rocket ×4 · Twos and jokers left double · "
         r"One card left pays nothing · Multiplier capped at ×64</p>",
         page,
     )
