@@ -40,8 +40,10 @@ def test_creates_the_staff_user_and_two_players_with_wallets(
         .order_by("id")
         .values_list("reason", "amount", "balance_after", "staff__username")
     ) == [("signup_grant", 10_000, 10_000, None), ("staff_adjustment", 290_000, 300_000, "admin")]
-    # 干瞪眼's six rooms and 斗地主's five.
-    assert Room.objects.count() == 11
+    # 干瞪眼's six rooms, 斗地主's five and 上海斗地主's five.
+    assert sorted(Room.objects.values_list("game", flat=True)) == sorted(
+        ["gandengyan"] * 6 + ["doudizhu"] * 5 + ["shanghai"] * 5
+    )
 
 
 def test_running_it_again_changes_nothing(settings: Settings) -> None:
