@@ -104,7 +104,7 @@ class PlayerJourneys(browser.BrowserTestCase):
         phone = self.new_context(viewport={"width": 390, "height": 844}).new_page()
         phone.context.add_cookies(self.context.cookies())
         phone.goto(self.url("/"))
-        expect(phone.locator(".room-card")).to_have_count(11)
+        expect(phone.locator(".room-card")).to_have_count(6 + 5 + 5)  # 干瞪眼, 斗地主, 上海斗地主
         self.shot("lobby-phone", phone)
 
     def test_a_dispute_goes_from_the_game_page_to_the_admin_and_back_to_the_profile(
