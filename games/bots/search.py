@@ -35,6 +35,7 @@ It sees only its seat's view (``state.view_for(seat)``) and the legal moves, nev
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -213,7 +214,8 @@ class SearchPolicy:
         budget_ms: float | None = DEFAULT_BUDGET_MS,
         iterations: int = DEFAULT_ITERATIONS,
         candidates: int = 4,
-        margin: float = 0.1,
+        margin: float = 0.05,
+        confidence: float = 1.0,
     ) -> None:
         if iterations < 1:
             raise ValueError("the search needs at least one playout")
@@ -222,6 +224,7 @@ class SearchPolicy:
         self.iterations = iterations
         self.candidates = candidates
         self.margin = margin
+        self.confidence = confidence
         self.judge = SensiblePolicy()
         #: Playouts made in the last choice (0 when it answered at once).
         self.last_playouts = 0
@@ -243,31 +246,38 @@ class SearchPolicy:
         known = _Known(state_view)
         rng = random.Random(f"{self.seed}:{known.log_length}:{sorted(state_view['hand'])}")
         deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
-        totals = [0.0] * len(ranked)
-        worlds = 0
+        rows: list[list[float]] = []  # one row per world: each candidate's result
         seat = known.seat
         scale = known.multiplier
-        while (worlds + 1) * len(ranked) <= self.iterations:
+        while (len(rows) + 1) * len(ranked) <= self.iterations:
             world = sample_world(state_view, rng, known)
-            results = []
+            row = []
             for move in ranked:
-                results.append(_playout(world.apply(seat, move), seat, self.judge) / scale)
                 if deadline is not None and time.perf_counter() > deadline:
                     break
-            if len(results) < len(ranked):
+                row.append(_playout(world.apply(seat, move), seat, self.judge) / scale)
+            if len(row) < len(ranked):
                 break  # out of time: the unfinished world does not count
-            for i, value in enumerate(results):
-                totals[i] += value
-            worlds += 1
-            self.last_playouts = worlds * len(ranked)
-        if not worlds:
-            return ranked[0]
-        best = 0
-        best_value = totals[0] / worlds + self.margin
-        for i in range(1, len(ranked)):
-            if totals[i] / worlds > best_value:
-                best, best_value = i, totals[i] / worlds
-        return ranked[best]
+            rows.append(row)
+            self.last_playouts = len(rows) * len(ranked)
+        return ranked[self._pick(rows)]
+
+    def _pick(self, rows: list[list[float]]) -> int:
+        """The candidate to play: the sensible choice (0) unless another did better in the same
+        worlds by more than ``margin`` on average and by more than ``confidence`` standard errors
+        of the worlds' differences."""
+        n = len(rows)
+        if n < 2:
+            return 0
+        best, best_mean = 0, 0.0
+        for i in range(1, len(rows[0])):
+            differences = [row[i] - row[0] for row in rows]
+            mean = math.fsum(differences) / n
+            spread = math.sqrt(math.fsum((d - mean) ** 2 for d in differences) / (n - 1))
+            sure = mean > self.margin and mean > self.confidence * spread / math.sqrt(n)
+            if sure and mean > best_mean:
+                best, best_mean = i, mean
+        return best
 
     def __repr__(self) -> str:
         return (
