@@ -16,14 +16,17 @@ How it chooses, in plain words (``docs/bots.md`` tells it at more length, with i
   is what the game pays its seat (``settle``), in units of ``base × multiplier so far``.
 * **The choice.** Every candidate is played out in the same worlds, so their results differ only
   by the move; after as many worlds as the budget allows, it takes the candidate with the best
-  average payment. The sensible choice keeps its place unless another does better by a margin
-  (``margin``), which keeps noise from overturning it.
+  average payment. The sensible choice keeps its place unless another does better in the same
+  worlds by more than a margin (``margin``) and by more than ``confidence`` standard errors of
+  the worlds' differences, which keeps noise from overturning it.
 
 Its budget is an iteration cap (``iterations``: playouts in all) and a time budget
 (``budget_ms``) as a safety stop: it stops at whichever comes first, and only between worlds, so
-every candidate has had the same worlds. Its random generator is seeded from ``seed`` and the
-view, so the same view, seed and iteration cap always give the same choice (when the time budget
-does not cut the search short: ``budget_ms=None`` turns it off).
+every candidate has had the same worlds (it does not start a world it has no time to finish, at
+the pace of the worlds so far; a world cut short by the clock does not count). Its random
+generator is seeded from ``seed`` and the view, so the same view, seed and iteration cap always
+give the same choice (when the time budget does not cut the search short: ``budget_ms=None``
+turns it off).
 
 It sees only its seat's view (``state.view_for(seat)``) and the legal moves, never the state.
 
@@ -60,7 +63,7 @@ __all__ = [
 ]
 
 #: The time budget per move, in milliseconds, by default (a safety stop: see the module).
-DEFAULT_BUDGET_MS = 150.0
+DEFAULT_BUDGET_MS = 120.0
 #: The most playouts per move, by default.
 DEFAULT_ITERATIONS = 160
 
@@ -202,7 +205,8 @@ class SearchPolicy:
     ``seed`` seeds its worlds; ``iterations`` caps the playouts per move and ``budget_ms`` the
     time (None: no time limit, for fully reproducible runs); ``candidates`` is how many of the
     sensible bot's best moves it weighs; ``margin`` how much better (in payments of
-    ``base × multiplier``, per game) another move must do to displace the sensible choice.
+    ``base × multiplier``, per game) another move must do to displace the sensible choice, and
+    ``confidence`` by how many standard errors.
     """
 
     name = "search"
@@ -247,13 +251,20 @@ class SearchPolicy:
         rng = random.Random(f"{self.seed}:{known.log_length}:{sorted(state_view['hand'])}")
         deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
         rows: list[list[float]] = []  # one row per world: each candidate's result
+        searching = time.perf_counter()
         seat = known.seat
         scale = known.multiplier
+        clock = time.perf_counter
         while (len(rows) + 1) * len(ranked) <= self.iterations:
+            if deadline is not None and rows:
+                # Start a world only when there is time to finish it, at the pace so far.
+                per_world = (clock() - searching) / len(rows)
+                if clock() + per_world > deadline:
+                    break
             world = sample_world(state_view, rng, known)
             row = []
             for move in ranked:
-                if deadline is not None and time.perf_counter() > deadline:
+                if deadline is not None and clock() > deadline:
                     break
                 row.append(_playout(world.apply(seat, move), seat, self.judge) / scale)
             if len(row) < len(ranked):
