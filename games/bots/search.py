@@ -332,6 +332,8 @@ def _playout(state: GameState, seat: int, policy: SensiblePolicy) -> float:
         if mover is None:
             break
         legal = state.legal_moves()
+        if not legal:  # no world of a real game gets here; a made-up one might
+            return 0.0
         if len(legal) == 1:
             move = legal[0]
         else:
