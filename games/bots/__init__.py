@@ -37,20 +37,24 @@ from .arena import duel, play_game, win_rates
 from .doudizhu import DoudizhuPolicy
 from .doudizhu_simple import DoudizhuGreedyPolicy, DoudizhuRandomPolicy
 from .policy import Policy, choose_for
-from .sensible import SensiblePolicy
+from .search import DEFAULT_BUDGET_MS, SearchPolicy
+from .sensible import ALT_WEIGHTS, SensiblePolicy
 from .shanghai import ShanghaiPolicy
 from .shanghai_simple import ShanghaiGreedyPolicy, ShanghaiRandomPolicy
-from .simple import GreedyPolicy, RandomPolicy
+from .simple import GreedyPlusPolicy, GreedyPolicy, RandomPolicy
 
 __all__ = [
     "GAMES",
+    "GANDENGYAN_NAMES",
     "POLICY_NAMES",
     "DoudizhuGreedyPolicy",
     "DoudizhuPolicy",
     "DoudizhuRandomPolicy",
+    "GreedyPlusPolicy",
     "GreedyPolicy",
     "Policy",
     "RandomPolicy",
+    "SearchPolicy",
     "SensiblePolicy",
     "ShanghaiGreedyPolicy",
     "ShanghaiPolicy",
@@ -63,12 +67,19 @@ __all__ = [
 ]
 
 POLICY_NAMES = ("random", "greedy", "sensible")
+#: The 干瞪眼 policies beyond the three every game has.
+GANDENGYAN_NAMES = (*POLICY_NAMES, "greedy-plus", "sensible-alt", "search")
 GAMES = ("gandengyan", "doudizhu", "shanghai")
 
 
 @overload
 def make_policy(
-    name: str, *, seed: int = 0, game: Literal["gandengyan"] = "gandengyan"
+    name: str,
+    *,
+    seed: int = 0,
+    game: Literal["gandengyan"] = "gandengyan",
+    budget_ms: float | None = ...,
+    iterations: int | None = None,
 ) -> Policy[Move]: ...
 
 
@@ -85,11 +96,20 @@ def make_policy(
 
 
 def make_policy(
-    name: str, *, seed: int = 0, game: str = "gandengyan"
+    name: str,
+    *,
+    seed: int = 0,
+    game: str = "gandengyan",
+    budget_ms: float | None = DEFAULT_BUDGET_MS,
+    iterations: int | None = None,
 ) -> Policy[Move] | Policy[DoudizhuAction] | Policy[ShanghaiAction]:
     """A policy of ``game`` (干瞪眼 unless told) by its name; ``seed`` is used by the random
-    one only. The sensible 斗地主 policy is ``DoudizhuPolicy``, the sensible 上海斗地主 one
-    ``ShanghaiPolicy``: their engines' bots."""
+    and search ones only, ``budget_ms`` (time per move; None: none) and ``iterations``
+    (playouts per move) by the search one only. The sensible 斗地主 policy is
+    ``DoudizhuPolicy``, the sensible 上海斗地主 one ``ShanghaiPolicy``: their engines' bots.
+
+    干瞪眼 also has ``greedy-plus`` (``GreedyPlusPolicy``), ``sensible-alt`` (the sensible bot
+    with ``ALT_WEIGHTS``) and ``search`` (``SearchPolicy``)."""
     if game == "shanghai":
         if name == "random":
             return ShanghaiRandomPolicy(seed)
@@ -112,4 +132,13 @@ def make_policy(
         return GreedyPolicy()
     elif name == "sensible":
         return SensiblePolicy()
-    raise ValueError(f"no bot is called {name!r} (choose from {', '.join(POLICY_NAMES)})")
+    elif name == "greedy-plus":
+        return GreedyPlusPolicy()
+    elif name == "sensible-alt":
+        return SensiblePolicy(ALT_WEIGHTS, name="sensible-alt")
+    elif name == "search":
+        if iterations is None:
+            return SearchPolicy(seed, budget_ms=budget_ms)
+        return SearchPolicy(seed, budget_ms=budget_ms, iterations=iterations)
+    names = GANDENGYAN_NAMES if game == "gandengyan" else POLICY_NAMES
+    raise ValueError(f"no bot is called {name!r} (choose from {', '.join(names)})")

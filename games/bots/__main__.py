@@ -7,6 +7,12 @@
     strength, and the bot's time per move (see ``games.bots.arena``). Everything but the timing
     lines is the same on every run with the same arguments; ``--no-timing`` leaves them out.
 
+``python -m games.bots arena --bot search --iterations 40 --against sensible sensible-alt``
+    the search bot (``games.bots.search``) with at most 40 playouts a move and no time limit, so
+    that its figures are the same on every run (``--budget-ms`` adds a time limit); the 干瞪眼
+    policies are ``random``, ``greedy``, ``greedy-plus``, ``sensible``, ``sensible-alt`` and
+    ``search``.
+
 ``python -m games.bots arena --game doudizhu [--games 1500] [--seed 1] [--against random greedy]``
     the 斗地主 bot: as the landlord, as the farmers and, for comparison, the other policy in
     every seat, over ``--games / 3`` deals with the roles fixed; then whole games with bidding,
@@ -38,8 +44,8 @@ from games.rules.cards import CARDS, parse_cards
 from games.rules.gandengyan import GameState
 from games.rules.gandengyan.simulate import lead_positions
 
-from . import GAMES, POLICY_NAMES, GreedyPolicy, SensiblePolicy, choose_for
-from .arena import duel, format_report
+from . import GAMES, GANDENGYAN_NAMES, GreedyPolicy, SensiblePolicy, choose_for, make_policy
+from .arena import PolicyFactory, duel, format_report
 from .doudizhu_arena import format_role_report, full_duel, role_duel
 from .sensible import clear_caches
 from .shanghai_arena import cold_lead_times, format_times
@@ -69,9 +75,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     arena.add_argument("--games", type=int, default=3000, help="a multiple of 3 (default 3000)")
     arena.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
-    arena.add_argument("--bot", choices=POLICY_NAMES, default="sensible")
+    arena.add_argument("--bot", choices=GANDENGYAN_NAMES, default="sensible")
     arena.add_argument(
-        "--against", choices=POLICY_NAMES, nargs="+", default=["random", "greedy"], metavar="NAME"
+        "--against",
+        choices=GANDENGYAN_NAMES,
+        nargs="+",
+        default=["random", "greedy"],
+        metavar="NAME",
+    )
+    arena.add_argument(
+        "--iterations", type=int, default=None, help="the search bot's playouts per move"
+    )
+    arena.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="the search bot's time per move (default: none, the iteration cap alone decides)",
     )
     arena.add_argument("--base", type=int, default=1, help="the stake per unit (default 1)")
     arena.add_argument("--no-timing", action="store_true", help="leave out the timing lines")
@@ -90,13 +109,36 @@ def main(argv: Sequence[str] | None = None) -> None:
         elif args.game == "shanghai":
             _shanghai_arena(args.bot, args.against, args.games // 3, args.seed, not args.no_timing)
         else:
-            _arena(args.bot, args.against, args.games, args.seed, args.base, not args.no_timing)
+            if args.iterations is not None and args.iterations < 1:
+                parser.error("--iterations must be at least 1")
+            _arena(
+                _search_factory(args.bot, args.iterations, args.budget_ms),
+                args.against,
+                args.games,
+                args.seed,
+                args.base,
+                not args.no_timing,
+            )
     else:
         _speed(args.games, args.seed)
 
 
+def _search_factory(
+    name: str, iterations: int | None, budget_ms: float | None
+) -> str | PolicyFactory:
+    """The search bot with these settings (its name alone for any other bot)."""
+    if name != "search":
+        return name
+    return lambda seed: make_policy("search", seed=seed, budget_ms=budget_ms, iterations=iterations)
+
+
 def _arena(
-    bot: str, against: Sequence[str], games: int, seed: int, base: int, timing: bool
+    bot: str | PolicyFactory,
+    against: Sequence[str],
+    games: int,
+    seed: int,
+    base: int,
+    timing: bool,
 ) -> None:
     for number, opponent in enumerate(against):
         if number:

@@ -54,6 +54,7 @@ joker, takes some 15-25 ms.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any
@@ -77,7 +78,7 @@ from games.rules.gandengyan.combos import (
 from games.rules.gandengyan.moves import PASS, Move, Play
 from games.rules.gandengyan.options import GandengyanRules
 
-__all__ = ["SensiblePolicy", "clear_caches"]
+__all__ = ["ALT_WEIGHTS", "DEFAULT_WEIGHTS", "SensiblePolicy", "Weights", "clear_caches"]
 
 _NATURAL = (1 << 52) - 1
 _TWO = RANK_POSITION[Rank.TWO]  # 12; the 3 is 0 and the A is 11
@@ -309,6 +310,38 @@ _DANGER_BLOCK = 1.0  # following in danger: playing something they are unlikely 
 _EARLY_STOCK = 19  # "early": more than half of the 38-card stock is left
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Weights:
+    """How much each consideration of the sensible bot weighs (the defaults are its own).
+
+    ``SensiblePolicy(weights=...)`` plays by another set: ``ALT_WEIGHTS`` is a bolder player that
+    follows more readily, minds less what a play spoils, and spends its 2s sooner.
+    """
+
+    isolated: float = _ISOLATED
+    joker_lead: float = _JOKER_LEAD
+    expensive_lead: float = _EXPENSIVE_LEAD
+    hold: float = _HOLD
+    follow_min: float = _FOLLOW_MIN
+    break_: float = _BREAK
+    last_play_left: float = _LAST_PLAY_LEFT
+    danger_lead: float = _DANGER_LEAD
+    danger_block: float = _DANGER_BLOCK
+    early_stock: int = _EARLY_STOCK
+
+
+DEFAULT_WEIGHTS = Weights()
+ALT_WEIGHTS = Weights(
+    isolated=0.3,
+    expensive_lead=0.6,
+    hold=0.5,
+    follow_min=0.1,
+    break_=0.6,
+    danger_lead=5.0,
+    early_stock=10,
+)
+
+
 class _Seen:
     """What the view tells: our hand and the cards nobody has shown yet."""
 
@@ -341,7 +374,7 @@ class _Seen:
         counts = view.get("hand_counts") or []
         self.hand = hand
         # The house rules the view states (``{}``, or none at all, is the standard game).
-        self.rules = GandengyanRules.from_dict(view.get("rules") or {})
+        self.rules = GandengyanRules.from_dict(view.get("rules") or None)
         self.shape = _shape(self.rules)
         self.opponents = {s: n for s, n in enumerate(counts) if s != seat}
         self.stock = int(view.get("stock") or 0)
@@ -419,9 +452,15 @@ def _is_expensive(move: Play, combo: Combo) -> bool:
 
 
 class SensiblePolicy:
-    """Plays like a sensible person; see the module's description. Deterministic."""
+    """Plays like a sensible person; see the module's description. Deterministic.
 
-    name = "sensible"
+    ``weights`` sets how much each consideration weighs (``Weights``; the defaults are the
+    sensible bot's own), and ``name`` what the arena calls it.
+    """
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, name: str = "sensible") -> None:
+        self.weights = weights
+        self.name = name
 
     def choose(self, state_view: dict[str, Any], legal: Sequence[Move]) -> Move:
         if not legal:
@@ -435,12 +474,36 @@ class SensiblePolicy:
             if move.mask == hand:
                 return self._safest(move, plays, seen)
         if state_view.get("table") is None:
-            return self._lead(plays, seen)
-        return self._follow(plays, seen, state_view)
+            return _best(self._lead_scores(plays, seen), plays[0])
+        return _best(self._follow_scores(plays, seen, state_view), PASS)
+
+    def rank(self, state_view: dict[str, Any], legal: Sequence[Move]) -> list[Move]:
+        """Every legal move, the one ``choose`` picks first, then the others from the most to
+        the least attractive by the same judgement (moves it never considers come last)."""
+        if not legal:
+            raise ValueError("there are no legal moves to choose from")
+        first = self.choose(state_view, legal)
+        plays = [move for move in legal if isinstance(move, Play)]
+        scored: list[tuple[float, Move]] = []
+        if plays:
+            seen = _Seen(state_view)
+            if state_view.get("table") is None:
+                scored = self._lead_scores(plays, seen)
+            else:
+                scored = self._follow_scores(plays, seen, state_view)
+        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        ranked = [first]
+        for i in order:
+            if scored[i][1] not in ranked:
+                ranked.append(scored[i][1])
+        ranked += [move for move in legal if move not in ranked]
+        return ranked
 
     # Leading -------------------------------------------------------------------------------
 
-    def _lead(self, plays: list[Play], seen: _Seen) -> Play:
+    def _lead_scores(self, plays: list[Play], seen: _Seen) -> list[tuple[float, Move]]:
+        """Each lead it considers, with its score."""
+        w = self.weights
         hand = seen.hand
         counts = _counts(hand)
         jokers = (hand & JOKER_MASK).bit_count()
@@ -449,8 +512,7 @@ class SensiblePolicy:
         threats = [n for n in seen.opponents.values() if n <= 2]
         # A joker never stands in for a card we could play naturally in the same combination.
         natural = {_combo(move) for move in plays if not move.mask & JOKER_MASK}
-        best: Play = plays[0]
-        best_score = float("-inf")
+        scored: list[tuple[float, Move]] = []
         for move in plays:
             combo = _combo(move)
             mask = move.mask
@@ -462,34 +524,36 @@ class SensiblePolicy:
             # A 2 or a bomb is kept for later, unless it leads to going out, or it keeps the lead
             # while a nearly empty hand has to draw (with the stock empty, that gains nothing).
             expensive = _is_expensive(move, combo) and not finishing and not (threats and stock)
-            score = -_EXPENSIVE_LEAD if expensive else 0.0
+            score = -w.expensive_lead if expensive else 0.0
             if finishing:
-                score += _LAST_PLAY_LEFT * (1.0 - seen.beat_risk(combo))
+                score += w.last_play_left * (1.0 - seen.beat_risk(combo))
             gone = _counts(mask)
             used_jokers = (mask & JOKER_MASK).bit_count()
             after = _hand_cost(counts - gone, jokers - used_jokers, seen.shape)
-            score += before - after - _BREAK * (after + _GROUP_COST[combo] - before)
+            score += before - after - w.break_ * (after + _GROUP_COST[combo] - before)
             if combo.kind is ComboKind.SINGLE and not _has_neighbour(counts, _position(combo)):
-                score += _ISOLATED
+                score += w.isolated
             if used_jokers and combo is not ROCKET:
-                score -= _JOKER_LEAD
-            score += _HOLD * (1.0 - seen.beat_risk(combo))
+                score -= w.joker_lead
+            score += w.hold * (1.0 - seen.beat_risk(combo))
             for n in threats:
-                score -= _DANGER_LEAD * _threat_risk(seen, combo, n)
-            if score > best_score:
-                best, best_score = move, score
-        return best
+                score -= w.danger_lead * _threat_risk(seen, combo, n)
+            scored.append((score, move))
+        return scored
 
     # Following ---------------------------------------------------------------------------
 
-    def _follow(self, plays: list[Play], seen: _Seen, view: dict[str, Any]) -> Move:
+    def _follow_scores(
+        self, plays: list[Play], seen: _Seen, view: dict[str, Any]
+    ) -> list[tuple[float, Move]]:
+        """The pass (first) and each follow it considers, with their scores."""
+        w = self.weights
         hand = seen.hand
         counts = _counts(hand)
         jokers = (hand & JOKER_MASK).bit_count()
         before = _hand_cost(counts, jokers, seen.shape)
         danger = self._in_danger(seen, view)
-        best: Move = PASS
-        best_score = _FOLLOW_MIN if not danger else float("-inf")
+        scored: list[tuple[float, Move]] = [(w.follow_min if not danger else float("-inf"), PASS)]
         for move in plays:
             combo = _combo(move)
             mask = move.mask
@@ -498,24 +562,22 @@ class SensiblePolicy:
             if not danger and not one_play_left and self._saving(move, combo, seen):
                 continue
             after = _hand_cost(counts - _counts(mask), jokers - used_jokers, seen.shape)
-            score = before - after - _BREAK * (after + _GROUP_COST[combo] - before)
+            score = before - after - w.break_ * (after + _GROUP_COST[combo] - before)
             risk = seen.beat_risk(combo)
-            score += _HOLD * (1.0 - risk)
+            score += w.hold * (1.0 - risk)
             if one_play_left and not seen.stock:  # if this holds, we lead the rest and win
-                score += _LAST_PLAY_LEFT * (1.0 - risk)
+                score += w.last_play_left * (1.0 - risk)
             if danger:
-                score += _DANGER_BLOCK * (1.0 - risk)
-            if score > best_score:
-                best, best_score = move, score
-        return best
+                score += w.danger_block * (1.0 - risk)
+            scored.append((score, move))
+        return scored
 
-    @staticmethod
-    def _saving(move: Play, combo: Combo, seen: _Seen) -> bool:
+    def _saving(self, move: Play, combo: Combo, seen: _Seen) -> bool:
         """Whether this play spends what we keep for later: a bomb or the joker always, a 2
         early in the game (while more than half of the stock is left)."""
         if combo.bomb_class or move.mask & JOKER_MASK:
             return True
-        return bool(move.mask & _TWOS) and seen.stock > _EARLY_STOCK
+        return bool(move.mask & _TWOS) and seen.stock > self.weights.early_stock
 
     @staticmethod
     def _in_danger(seen: _Seen, view: dict[str, Any]) -> bool:
@@ -548,7 +610,18 @@ class SensiblePolicy:
         return min(same, key=lambda m: seen.beat_risk(_combo(m)))
 
     def __repr__(self) -> str:
-        return "SensiblePolicy()"
+        if self.weights == DEFAULT_WEIGHTS and self.name == "sensible":
+            return "SensiblePolicy()"
+        return f"SensiblePolicy({self.weights!r}, name={self.name!r})"
+
+
+def _best(scored: list[tuple[float, Move]], default: Move) -> Move:
+    """The first move of the highest score (``default`` when there is none)."""
+    best, best_score = default, float("-inf")
+    for score, move in scored:
+        if score > best_score:
+            best, best_score = move, score
+    return best
 
 
 def _position(combo: Combo) -> int:

@@ -11,6 +11,7 @@ MODULES = [
     "games.bots.policy",
     "games.bots.simple",
     "games.bots.sensible",
+    "games.bots.search",
     "games.bots.arena",
     "games.bots.shanghai",
     "games.bots.shanghai_simple",

@@ -1,0 +1,344 @@
+"""A bot that thinks ahead: determinized search over the hidden cards (perfect-information
+Monte Carlo), with the sensible bot's judgement for its candidates and its playouts.
+
+How it chooses, in plain words (``docs/bots.md`` tells it at more length, with its figures):
+
+* **Trivial cases at once.** One legal move, or a play that empties its hand: no search.
+* **Candidates.** The sensible bot ranks the legal moves (``SensiblePolicy.rank``); the search
+  weighs its first few (``candidates``, 4 by default), the sensible choice always first.
+* **Worlds.** It does not know the others' hands nor the stock's order, only how many cards each
+  holds and every card played so far (the view's history). A *world* deals the unseen cards (the
+  deck less its own hand and every card played) at random into the other hands, as many as each
+  holds, and the rest into the stock, in a random order (``sample_world``): a whole ``GameState``
+  that agrees with everything its seat has seen, built with the view's house rules.
+* **Playouts.** In each world, each candidate is played, then the game is played out to its end
+  by sensible bots in every seat (its own included), each seeing only its own hand. The result
+  is what the game pays its seat (``settle``), in units of ``base × multiplier so far``.
+* **The choice.** Every candidate is played out in the same worlds, so their results differ only
+  by the move; after as many worlds as the budget allows, it takes the candidate with the best
+  average payment. The sensible choice keeps its place unless another does better in the same
+  worlds by more than a margin (``margin``) and by more than ``confidence`` standard errors of
+  the worlds' differences, which keeps noise from overturning it.
+
+Its budget is an iteration cap (``iterations``: playouts in all) and a time budget
+(``budget_ms``) as a safety stop: it stops at whichever comes first, and only between worlds, so
+every candidate has had the same worlds (it does not start a world it has no time to finish, at
+the pace of the worlds so far; a world cut short by the clock does not count). Its random
+generator is seeded from ``seed`` and the view, so the same view, seed and iteration cap always
+give the same choice (when the time budget does not cut the search short: ``budget_ms=None``
+turns it off).
+
+It sees only its seat's view (``state.view_for(seat)``) and the legal moves, never the state.
+
+>>> from games.rules.gandengyan import GameState
+>>> state = GameState.from_position(["3s 4h 5d", "6s 7s", "Qs Kd"], stock="", dealer=0)
+>>> str(SearchPolicy(seed=1).choose(state.view_for(0), state.legal_moves()))
+'3s 4h 5d'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from games.rules.cards import CARDS, DECK_MASK
+from games.rules.gandengyan import GameState
+from games.rules.gandengyan.game import TablePlay
+from games.rules.gandengyan.moves import Move, Play, move_from_json
+from games.rules.gandengyan.options import GandengyanRules
+from games.rules.gandengyan.settlement import settle
+from games.rules.history import LogNode
+
+from .sensible import SensiblePolicy
+
+__all__ = [
+    "DEFAULT_BUDGET_MS",
+    "DEFAULT_ITERATIONS",
+    "SearchPolicy",
+    "sample_world",
+    "unseen_cards",
+]
+
+#: The time budget per move, in milliseconds, by default (a safety stop: see the module).
+DEFAULT_BUDGET_MS = 120.0
+#: The most playouts per move, by default.
+DEFAULT_ITERATIONS = 160
+
+_BIT_BY_TEXT: dict[str, int] = {str(card): card.bit for card in CARDS}
+_TEXT: tuple[str, ...] = tuple(str(card) for card in CARDS)
+_MAX_ACTIONS = 2_000
+
+
+def _mask(texts: Sequence[str] | str) -> int:
+    if isinstance(texts, str):
+        texts = texts.split()
+    mask = 0
+    for text in texts:
+        mask |= _BIT_BY_TEXT[text]
+    return mask
+
+
+def unseen_cards(view: dict[str, Any]) -> int:
+    """The cards the view's seat has not seen, as a mask: the deck less its own hand and every
+    card played so far (the others' hands and the stock hold exactly these)."""
+    played = 0
+    for action in view.get("history") or ():
+        cards = action.get("play")
+        if cards:
+            played |= _mask(cards)
+    return DECK_MASK & ~_mask(view.get("hand") or ()) & ~played
+
+
+class _Known:
+    """What every world of one view shares: everything public, built once per choice."""
+
+    __slots__ = (
+        "counts",
+        "dealer",
+        "hand",
+        "log",
+        "log_length",
+        "multiplier",
+        "passes",
+        "plays_made",
+        "round_start",
+        "rules",
+        "seat",
+        "stock",
+        "table",
+        "unseen",
+    )
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.seat: int = view["seat"]
+        self.rules = GandengyanRules.from_dict(view.get("rules") or {})
+        self.counts: list[int] = list(view["hand_counts"])
+        self.hand = _mask(view.get("hand") or ())
+        self.stock = int(view.get("stock") or 0)
+        self.dealer = int(view.get("dealer") or 0)
+        self.passes = int(view.get("passes") or 0)
+        self.multiplier = int(view.get("multiplier") or 1)
+        history = view.get("history") or []
+        plays_made = [0] * len(self.counts)
+        log: LogNode[Move] | None = None
+        last_play: tuple[int, Move] | None = None
+        for action in history:
+            seat = int(action["seat"])
+            move = move_from_json({k: v for k, v in action.items() if k != "seat"})
+            log = (log, seat, move)
+            if isinstance(move, Play):
+                plays_made[seat] += 1
+                last_play = (seat, move)
+        self.log = log
+        self.log_length = len(history)
+        self.round_start = int(view.get("round_start") or 0)
+        self.plays_made = tuple(plays_made)
+        table = view.get("table")
+        self.table: TablePlay | None = None
+        if table is not None:
+            if last_play is not None and last_play[0] == table["seat"]:
+                seat, move = last_play
+            else:  # a view without its history
+                seat = int(table["seat"])
+                move = move_from_json({"play": table["cards"], "as": table["as"]})
+            assert isinstance(move, Play)
+            self.table = TablePlay(seat, move)
+        unseen = unseen_cards(view)
+        self.unseen = [card.index for card in CARDS if unseen & card.bit]
+
+
+def sample_world(
+    view: dict[str, Any], rng: random.Random, known: _Known | None = None
+) -> GameState:
+    """A whole game state that agrees with everything the view's seat has seen: its own hand,
+    each other seat holding as many unseen cards as it has, the rest of the unseen cards in the
+    stock in a random order, and the public position (table, passes, multiplier, history).
+
+    Only the view is read. The view must hold the history (``view_for(seat)`` does): without it
+    the played cards cannot be told from the hidden ones. In a real deal the unseen cards are
+    exactly as many as the others' hands and the stock hold; a position made up with fewer than
+    54 cards leaves the surplus out of the world.
+    """
+    known = known or _Known(view)
+    cards = known.unseen[:]
+    rng.shuffle(cards)
+    hands = []
+    position = 0
+    for seat, count in enumerate(known.counts):
+        if seat == known.seat:
+            hands.append(known.hand)
+            continue
+        mask = 0
+        for index in cards[position : position + count]:
+            mask |= 1 << index
+        hands.append(mask)
+        position += count
+    stock = tuple(cards[position : position + known.stock])
+    if len(stock) != known.stock:
+        raise ValueError("the view's card counts add up to more cards than it has not seen")
+    fields = (
+        known.rules,
+        known.dealer,
+        tuple(hands),
+        tuple(hands),
+        stock,
+        0,
+        known.seat,
+        known.table,
+        known.passes,
+        known.multiplier,
+        known.plays_made,
+        None,
+        known.log,
+        known.log_length,
+        known.round_start,
+    )
+    return GameState._make(fields)
+
+
+class SearchPolicy:
+    """Determinized search: see the module's description.
+
+    ``seed`` seeds its worlds; ``iterations`` caps the playouts per move and ``budget_ms`` the
+    time (None: no time limit, for fully reproducible runs); ``candidates`` is how many of the
+    sensible bot's best moves it weighs; ``margin`` how much better (in payments of
+    ``base × multiplier``, per game) another move must do to displace the sensible choice, and
+    ``confidence`` by how many standard errors.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget_ms: float | None = DEFAULT_BUDGET_MS,
+        iterations: int = DEFAULT_ITERATIONS,
+        candidates: int = 4,
+        margin: float = 0.05,
+        confidence: float = 1.0,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError("the search needs at least one playout")
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.iterations = iterations
+        self.candidates = candidates
+        self.margin = margin
+        self.confidence = confidence
+        self.judge = SensiblePolicy()
+        #: Playouts made in the last choice (0 when it answered at once).
+        self.last_playouts = 0
+
+    def choose(self, state_view: dict[str, Any], legal: Sequence[Move]) -> Move:
+        started = time.perf_counter()
+        self.last_playouts = 0
+        if not legal:
+            raise ValueError("there are no legal moves to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        hand_size = len(state_view.get("hand") or ())
+        for move in legal:
+            if isinstance(move, Play) and move.size == hand_size:
+                return self.judge.choose(state_view, legal)  # goes out: its safest meaning
+        ranked = self.judge.rank(state_view, legal)[: max(1, self.candidates)]
+        if len(ranked) == 1:
+            return ranked[0]
+        known = _Known(state_view)
+        rng = random.Random(f"{self.seed}:{known.log_length}:{sorted(state_view['hand'])}")
+        deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
+        rows: list[list[float]] = []  # one row per world: each candidate's result
+        searching = time.perf_counter()
+        seat = known.seat
+        scale = known.multiplier
+        clock = time.perf_counter
+        while (len(rows) + 1) * len(ranked) <= self.iterations:
+            if deadline is not None and rows:
+                # Start a world only when there is time to finish it, at the pace so far.
+                per_world = (clock() - searching) / len(rows)
+                if clock() + per_world > deadline:
+                    break
+            world = sample_world(state_view, rng, known)
+            row = []
+            for move in ranked:
+                if deadline is not None and clock() > deadline:
+                    break
+                row.append(_playout(world.apply(seat, move), seat, self.judge) / scale)
+            if len(row) < len(ranked):
+                break  # out of time: the unfinished world does not count
+            rows.append(row)
+            self.last_playouts = len(rows) * len(ranked)
+        return ranked[self._pick(rows)]
+
+    def _pick(self, rows: list[list[float]]) -> int:
+        """The candidate to play: the sensible choice (0) unless another did better in the same
+        worlds by more than ``margin`` on average and by more than ``confidence`` standard errors
+        of the worlds' differences."""
+        n = len(rows)
+        if n < 2:
+            return 0
+        best, best_mean = 0, 0.0
+        for i in range(1, len(rows[0])):
+            differences = [row[i] - row[0] for row in rows]
+            mean = math.fsum(differences) / n
+            spread = math.sqrt(math.fsum((d - mean) ** 2 for d in differences) / (n - 1))
+            sure = mean > self.margin and mean > self.confidence * spread / math.sqrt(n)
+            if sure and mean > best_mean:
+                best, best_mean = i, mean
+        return best
+
+    def __repr__(self) -> str:
+        return (
+            f"SearchPolicy(seed={self.seed}, budget_ms={self.budget_ms}, "
+            f"iterations={self.iterations})"
+        )
+
+
+def _lean_view(state: GameState, seat: int, rules: dict[str, Any] | None) -> dict[str, Any]:
+    """The part of ``state.view_for(seat, history=False)`` that the sensible bot reads, built
+    without the rest (a playout asks for thousands)."""
+    table = state.table
+    return {
+        "seat": seat,
+        "hand": [_TEXT[i] for i in _indexes(state.hands[seat])],
+        "hand_counts": [hand.bit_count() for hand in state.hands],
+        "stock": len(state.stock) - state.stock_position,
+        "rules": rules,
+        "table": None
+        if table is None
+        else {"seat": table.seat, "cards": " ".join(_TEXT[i] for i in _indexes(table.play.mask))},
+        "passes": state.passes,
+        "history": (),
+    }
+
+
+def _indexes(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _playout(state: GameState, seat: int, policy: SensiblePolicy) -> float:
+    """Play ``state`` out with ``policy`` in every seat; what the end pays ``seat`` at base 1."""
+    rules = state.rules.to_dict() or None
+    for _ in range(_MAX_ACTIONS):
+        mover = state.to_move
+        if mover is None:
+            break
+        legal = state.legal_moves()
+        if not legal:  # no world of a real game gets here; a made-up one might
+            return 0.0
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            move = policy.choose(_lean_view(state, mover, rules), legal)
+        state = state.apply(mover, move)
+    else:
+        return 0.0
+    return float(settle(state, base=1).payments[seat])
