@@ -288,6 +288,8 @@ class Reconnecting(browser.BrowserTestCase):
         # A clean close (code 1000, after which htmx alone would stay away): it comes back too.
         page.evaluate(WATCH_CONNECTION)
         page.evaluate(DROP_SOCKET, 1000)
+        # The close is reported later: until then the state is still the old "open".
+        page.wait_for_function("() => window.connectionStates.length > 0")
         expect(connection).to_have_attribute("data-state", "open")
         assert connection_states(page)[:1] == ["reconnecting"], connection_states(page)
         expect(page.locator("#table")).to_have_attribute("data-version", now)
