@@ -74,6 +74,8 @@ class RoomAdminForm(forms.ModelForm):
             "max_coins",
             "rules",
             "turn_seconds",
+            "bot_level",
+            "bot_budget_ms",
             "is_open",
             "position",
         ]
@@ -149,10 +151,11 @@ class RoomAdmin(HiddenFieldsRefused, admin.ModelAdmin):
         "min_coins",
         "max_coins",
         "turn_seconds",
+        "bot_level",
         "is_open",
         "position",
     )
-    list_filter = ("game", "is_open")
+    list_filter = ("game", "bot_level", "is_open")
     search_fields = ("code", "name_zh", "name_en")
     ordering = ("position", "base")
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.bots import choose_for
+from games.bots.levels import policy_for
 from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError, Phase
 
 from .engines import Engine, engine_for
@@ -296,7 +297,7 @@ def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
         return seat_move(
             read,
             seat=seat,
-            action=_bot_choice(engine, state),
+            action=_table_bot_choice(read),
             now=now,
             source=GameEvent.Source.BOT,
         )
@@ -343,7 +344,7 @@ def bot_move(read: GameRead, *, now: datetime) -> MovePlan | None:
     return seat_move(
         read,
         seat=seat,
-        action=_bot_choice(read.engine, read.state),
+        action=_table_bot_choice(read),
         now=now,
         source=GameEvent.Source.BOT,
     )
@@ -362,8 +363,22 @@ def _deal_goes_on(read: GameRead, *, now: datetime) -> MovePlan:
 
 
 def _bot_choice(engine: Engine, state: Any) -> dict[str, Any]:
-    """The game's bot's action for the seat to move, from that seat's view only."""
+    """The game's own bot's action for the seat to move (托管), from that seat's view only."""
     return engine.action_to_json(choose_for(state, engine.bot_policy()))
+
+
+def _table_bot_choice(read: GameRead) -> dict[str, Any]:
+    """The action of the bot to move, of the table's level (``games.bots.levels``), from its
+    seat's view only. The search of the hard level is seeded by the game, so that its worlds
+    differ from game to game."""
+    table = read.game.table
+    policy = policy_for(
+        read.game.game,
+        table.play_bot_level,
+        seed=read.game.pk or 0,
+        budget_ms=float(table.room.bot_budget_ms),
+    )
+    return read.engine.action_to_json(choose_for(read.state, policy))
 
 
 # 再来一局 ----------------------------------------------------------------------------------------

@@ -6,9 +6,10 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
 
 from .errors import TableRefused
-from .models import Room
+from .models import BotLevel, Room
 from .presentation import presentation_for
 
 
@@ -30,7 +31,8 @@ class TableRulesForm(forms.Form):
     """The house rules of a private table of ``room``: the fields its game's presentation gives
     a table's host (``table_rules_fields``), starting from the room's rules; the options without
     a field stay the room's. Valid when the game's engine can play them: ``cleaned_data["rules"]``
-    holds them as the engine writes them."""
+    holds them as the engine writes them. The host also chooses the level of the bots they may
+    call (``bot_level``, the room's to begin with)."""
 
     #: Sent with the fields by the room page's form: the rules were chosen there.
     CHOSEN = "house_rules"
@@ -41,6 +43,14 @@ class TableRulesForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.room = room
         self.option_fields = tuple(presentation.table_rules_fields().items())
+        self.fields["bot_level"] = forms.ChoiceField(
+            label=_("Bots"),
+            choices=BotLevel.choices,
+            initial=room.bot_level,
+            required=False,  # left out: the room's
+            widget=forms.RadioSelect,
+            help_text=_("How well the bots you call to your table play."),
+        )
         self.fields.update(self.option_fields)
 
     def clean(self) -> dict[str, Any]:

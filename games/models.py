@@ -24,6 +24,14 @@ from games.rules.errors import RulesError
 from .engines import DEFAULT_GAME, validate_game_key
 
 
+class BotLevel(models.TextChoices):
+    """How well the bots that fill a table's free seats play (``games.bots.levels``)."""
+
+    EASY = "easy", pgettext_lazy("bot level", "Easy")
+    NORMAL = "normal", pgettext_lazy("bot level", "Normal")
+    HARD = "hard", pgettext_lazy("bot level", "Hard")
+
+
 class Room(models.Model):
     """A stakes room (场): a base stake and a range of coins to enter."""
 
@@ -55,6 +63,22 @@ class Room(models.Model):
         default=20,
         validators=[MinValueValidator(5), MaxValueValidator(300)],
         help_text=_("When a player's time runs out, the server plays for them."),
+    )
+    bot_level = models.CharField(
+        _("bot level"),
+        max_length=8,
+        choices=BotLevel.choices,
+        default=BotLevel.NORMAL,
+        help_text=_(
+            "How well the bots that take free seats play: easy (greedy), normal (sensible) or "
+            "hard (they think ahead)."
+        ),
+    )
+    bot_budget_ms = models.PositiveSmallIntegerField(
+        _("hard bots' time per move (ms)"),
+        default=120,
+        validators=[MinValueValidator(20), MaxValueValidator(200)],
+        help_text=_("How long a hard bot may think about one move, in milliseconds."),
     )
 
     class Meta:
@@ -148,6 +172,14 @@ class Table(models.Model):
             "written; empty: the room's rules."
         ),
     )
+    bot_level = models.CharField(
+        _("bot level"),
+        max_length=8,
+        choices=BotLevel.choices,
+        blank=True,
+        default="",
+        help_text=_("The bots' level its host chose for a private table; empty: the room's."),
+    )
 
     class Meta:
         verbose_name = _("table")
@@ -170,6 +202,11 @@ class Table(models.Model):
         host chose them), else its room's."""
         rules = self.room.rules if self.rules is None else self.rules
         return rules if isinstance(rules, dict) else {}
+
+    @property
+    def play_bot_level(self) -> str:
+        """The level of the bots that sit at this table: its host's choice, else its room's."""
+        return self.bot_level or self.room.bot_level
 
 
 class Seat(models.Model):

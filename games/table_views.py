@@ -54,17 +54,19 @@ def room_play(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 def room_private_table(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """Open a private table in a room, to invite friends to by link, with the house rules
-    chosen on the room page (``TableRulesForm``; without them, the room's rules): the room page
-    again with the form's errors when its game cannot play them."""
+    and the bots' level chosen on the room page (``TableRulesForm``; without them, the room's):
+    the room page again with the form's errors when its game cannot play them."""
     room = _room_or_404(code)
-    rules = None
+    rules = bot_level = None
     if TableRulesForm.CHOSEN in request.POST:
         form = TableRulesForm(request.POST, room=room)
         if not form.is_valid():
             return room_page(request, room.code, private_form=form)
-        rules = form.cleaned_data["rules"]
+        rules, bot_level = form.cleaned_data["rules"], form.cleaned_data["bot_level"] or None
     try:
-        table = services.table_create_private(user=request.user, room=room, rules=rules)
+        table = services.table_create_private(
+            user=request.user, room=room, rules=rules, bot_level=bot_level
+        )
     except services.TableRefused as refused:
         messages.error(request, refused.message)
         return redirect("games:room", code=room.code)

@@ -26,7 +26,7 @@ from accounts.models import Wallet
 from games.rules import RulesError
 
 from ..engines import engine_for
-from ..models import Game, Room, Seat, Table
+from ..models import BotLevel, Game, Room, Seat, Table
 from ..selectors import (
     table_current_game,
 )
@@ -186,16 +186,22 @@ def _sit(*, table: Table, user: User) -> int:
 
 
 def _table_open(
-    *, room: Room, user: User, private: bool, rules: dict[str, Any] | None = None
+    *,
+    room: Room,
+    user: User,
+    private: bool,
+    rules: dict[str, Any] | None = None,
+    bot_level: str | None = None,
 ) -> Table:
     """A new table of ``room`` with a seat for each player its rules need (``rules``: the
-    table's own, already checked; None: the room's)."""
+    table's own, already checked; None: the room's; ``bot_level`` likewise)."""
     table = Table(
         room=room,
         is_private=private,
         created_by=user,
         invite_code=secrets.token_urlsafe(INVITE_CODE_BYTES) if private else None,
         rules=rules,
+        bot_level=bot_level or "",
     )
     table.full_clean()
     table.save()
@@ -302,25 +308,38 @@ def table_play(*, user: User, room: Room) -> tuple[Table, int]:
 
 
 @transaction.atomic
-def table_create_private(*, user: User, room: Room, rules: dict[str, Any] | None = None) -> Table:
+def table_create_private(
+    *,
+    user: User,
+    room: Room,
+    rules: dict[str, Any] | None = None,
+    bot_level: str | None = None,
+) -> Table:
     """Open a private table in ``room`` with a fresh invite code, with its creator at seat 0.
 
     ``rules``: the house rules its host chose (a rules object of the room's game), which every
-    game at the table plays, with as many seats as they name; None: the room's rules. The
-    stakes stay the room's. The rules must be playable, the room must be open and admit the
-    player's coins; the player leaves the waiting table they sit at (refused while a game is
-    being played there). Raises ``TableRefused``, having changed nothing.
+    game at the table plays, with as many seats as they name; None: the room's rules.
+    ``bot_level``: the level of the bots the host may call to the table (``BotLevel``); None:
+    the room's. The stakes stay the room's. The rules must be playable, the level one of the
+    levels, the room must be open and admit the player's coins; the player leaves the waiting
+    table they sit at (refused while a game is being played there). Raises ``TableRefused``,
+    having changed nothing.
     """
     _lock_user(user)
     room = Room.objects.get(pk=room.pk)
     if rules is not None:
         rules = table_rules_checked(room=room, rules=rules)
+    if bot_level is not None and bot_level not in BotLevel.values:
+        raise TableRefused(
+            "bad_bot_level",
+            _("There is no bot level %(level)s.") % {"level": repr(bot_level)},
+        )
     _check_admitted(user=user, room=room)
     current = _current_seat(user)
     if current is not None:
         locked = lock_tables(current.table_id)
         _leave_for_another_table(table=locked[current.table_id], user=user)
-    table = _table_open(room=room, user=user, private=True, rules=rules)
+    table = _table_open(room=room, user=user, private=True, rules=rules, bot_level=bot_level)
     _sit(table=table, user=user)
     return table
 

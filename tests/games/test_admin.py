@@ -222,6 +222,8 @@ def room_form(**changes: object) -> dict[str, object]:
         "rules": "{}",  # a 斗地主 room's; a 干瞪眼 room's are its own fields
         **GANDENGYAN_STANDARD,
         "turn_seconds": 20,
+        "bot_level": "normal",
+        "bot_budget_ms": 120,
         "is_open": "on",
         "position": 3,
     }

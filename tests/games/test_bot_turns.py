@@ -14,9 +14,9 @@ import pytest
 from django.conf import settings
 
 from accounts.models import User
-from games import frames, selectors, services
+from games import decisions, frames, selectors, services
 from games.models import Game, GameEvent, Table
-from games.rules.gandengyan import ENGINE, Move
+from games.rules.gandengyan import Move
 from games.rules.gandengyan.moves import move_from_json
 from tests.games.helpers import game_ledger
 
@@ -125,7 +125,8 @@ class SpyPolicy:
 def test_a_bot_is_shown_only_its_own_seat_view(
     room: Any, trio: list[User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(ENGINE, "bot_policy", SpyPolicy)
+    # The table's bots are of its room's level (games.bots.levels): every level is shown the same.
+    monkeypatch.setattr(decisions, "policy_for", lambda *args, **kwargs: SpyPolicy())
     SpyPolicy.shown = []
     _, game = table_with_bots(room, trio[0])
     rng = random.Random(4)
