@@ -20,10 +20,10 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.bots import choose_for
 from games.bots.levels import policy_for
 from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError, Phase
 
+from . import thinking
 from .engines import Engine, engine_for
 from .errors import GameActionRefused, TableRefused
 from .models import Game, GameEvent, GamePlayer, Room, Seat, Table
@@ -363,14 +363,15 @@ def _deal_goes_on(read: GameRead, *, now: datetime) -> MovePlan:
 
 
 def _bot_choice(engine: Engine, state: Any) -> dict[str, Any]:
-    """The game's own bot's action for the seat to move (托管), from that seat's view only."""
-    return engine.action_to_json(choose_for(state, engine.bot_policy()))
+    """The game's own bot's action for the seat to move (托管), from that seat's view only,
+    made in a thinking process (``games.thinking``)."""
+    return engine.action_to_json(thinking.choose(engine, state))
 
 
 def _table_bot_choice(read: GameRead) -> dict[str, Any]:
     """The action of the bot to move, of the table's level (``games.bots.levels``), from its
     seat's view only. The search of the hard level is seeded by the game, so that its worlds
-    differ from game to game."""
+    differ from game to game. It thinks in a thinking process (``games.thinking``)."""
     table = read.game.table
     policy = policy_for(
         read.game.game,
@@ -378,7 +379,7 @@ def _table_bot_choice(read: GameRead) -> dict[str, Any]:
         seed=read.game.pk or 0,
         budget_ms=float(table.room.bot_budget_ms),
     )
-    return read.engine.action_to_json(choose_for(read.state, policy))
+    return read.engine.action_to_json(thinking.choose(read.engine, read.state, policy))
 
 
 # 再来一局 ----------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg.types.numeric import Int8BinaryDumper
 
-from . import decisions, positions, services
+from . import decisions, positions, services, thinking
 from .decisions import AgainRead, GameRead, MovePlan
 from .errors import GameActionRefused, TableRefused
 from .frames import frames_of_table, render_player_frames
@@ -312,6 +312,8 @@ async def table_move(
     plan, read = made
     game, after, event = plan.game, plan.after, plan.event
     rows = plan.rows_after(read)
+    # The frames offer the next player the bot's choice first: made off the loop.
+    await thinking.prepare_hint(read.engine, after)
     notice = services.table_notice(
         table_id=table_id,
         message={"kind": plan.kind, "game": game.pk, "number": event.number},

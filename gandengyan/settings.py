@@ -218,6 +218,9 @@ GAME_PRESENTATIONS = {
 }
 
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
+# Bots' choices and the Hint button's are made in this many processes of their own per process
+# that asks (games.thinking); 0: in the asking thread.
+THINKING_PROCESSES = env.int("THINKING_PROCESSES", default=1)
 # A deal shown in stages (斗地主's, for 明牌 while it is dealt) shows the next one this long after
 # the last, by the table's clock (the first this long after the deal).
 DEAL_STAGE_SECONDS = env.float("DEAL_STAGE_SECONDS", default=2.0)

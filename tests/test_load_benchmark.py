@@ -39,12 +39,12 @@ def _players(table_id: int) -> list[SeatClient]:
     config = StepConfig(
         kind="game", pace="flat", tables=1, duration=1, warmup=0, urls=["ws://127.0.0.1:1"]
     )
-    seated = database.SeatedTable(table_id, ("", "", ""))
+    seated = database.SeatedTable(table_id, ("one", "two", "three"))
     return TableRun(config, Recorder(), 0, seated).seats
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("game", database.GAMES)
+@pytest.mark.parametrize("game", ["gandengyan", "doudizhu"])
 def test_the_players_play_whole_games_from_their_frames(game: str) -> None:
     """Each player reads only its own frame and sends what its page would; only the seat to
     move acts (the others have nothing to send), and at 斗地主's table nobody acts while the
@@ -239,3 +239,50 @@ def test_a_short_doudizhu_load_run_plays_through_every_phase(tmp_path: Path) -> 
     ), made
     assert set(made) <= {"clock deal", "player bid", "player double", "player play", "player pass"}
     print(done.stdout)  # what the run printed, for whoever runs the test with -s
+
+
+@pytest.mark.postgres
+def test_a_short_load_run_with_search_bots_at_every_table(tmp_path: Path) -> None:
+    """A few seconds of 干瞪眼 tables of one scripted player and two hard bots on one worker
+    (the in-memory layer: its runner, in the worker, moves the bots, which think in the
+    worker's thinking process): the player's moves are measured, the bots move, and nothing is
+    lost or refused."""
+    params = connection.settings_dict
+    name = f"{params['NAME']}_load_bots"
+    server = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}"
+    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    command = [sys.executable, "-m", "benchmarks.load", "--quick", "--games", "gandengyan-bots"]
+    command += ["--kind", "game", "--pace", "flat", "--tables", "2", "--warmup", "1"]
+    command += ["--duration", "6", "--layer", "memory", "--database-url", f"{server}/{name}"]
+    command += ["--out", str(tmp_path), "--bot-budget-ms", "40"]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=settings.BASE_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+        with psycopg.connect(f"{server}/{name}") as conn:
+            made = dict(
+                conn.execute("SELECT source, count(*) FROM games_gameevent GROUP BY 1").fetchall()
+            )
+            levels = conn.execute(
+                "SELECT bot_level, bot_budget_ms FROM games_room WHERE code = 'load-bots'"
+            ).fetchall()
+    finally:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    (step,) = json.loads((tmp_path / "results.json").read_text())["steps"]
+    assert (step["kind"], step["game"], step["tables"]) == ("game", "gandengyan-bots", 2)
+    assert step["errors"] == {} and step["refused"] == {}, step
+    assert step["lost"] == step["gaps"] == step["out_of_order"] == 0
+    assert step["connected"] == step["sockets"] == 2  # one player a table
+    assert step["actions_per_s"] > 0 and step["p99_ms"] is not None
+    assert levels == [("hard", 40)]
+    assert made.get("bot", 0) >= 2 and made.get("player", 0) >= 2, made
+    assert set(made) <= {"bot", "player"}, made
+    assert "gdy+bots" in done.stdout

@@ -57,7 +57,15 @@ from .report import (
     step_result,
     summary,
 )
-from .server import Sampler, Usage, pids_named, start_runner, start_workers, stop_workers
+from .server import (
+    Sampler,
+    Usage,
+    pids_named,
+    start_runner,
+    start_workers,
+    stop_workers,
+    with_children,
+)
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/gandengyan_load"
 # A Redis database of its own, so that the test suite's (0) is left alone; it is flushed per step.
@@ -121,9 +129,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--games",
         type=game_keys,
-        default=list(database.GAMES),
-        help="the games whose tables the game's steps play, each in steps of its own: "
-        "gandengyan, doudizhu or both (comma-separated)",
+        default=["gandengyan", "doudizhu"],
+        help="the games whose tables the game's steps play, each in steps of its own "
+        "(comma-separated): gandengyan, doudizhu, and gandengyan-bots or doudizhu-bots, whose "
+        "tables seat one scripted player and two hard bots that search for every move, moved by "
+        "a table runner beside the workers",
+    )
+    parser.add_argument(
+        "--bot-budget-ms",
+        type=int,
+        default=120,
+        help="the hard bots' time per move at the -bots tables (the room's bot_budget_ms)",
     )
     parser.add_argument(
         "--deal-stage-seconds",
@@ -316,8 +332,10 @@ class Runner:
 
     def needs_runner(self, step: Step) -> bool:
         """Whether a table runner runs beside the workers: for 斗地主's clock, which shows the
-        deal (the in-memory layer's worker runs its own)."""
-        return step.game == "doudizhu" and self.args.layer == "redis"
+        deal, and for the bots of the ``-bots`` tables (the in-memory layer's worker runs its
+        own)."""
+        uses_clock = database.game_of(step.game) == "doudizhu" or step.game.endswith("-bots")
+        return uses_clock and self.args.layer == "redis"
 
     def runner_acts(self, step: Step) -> bool:
         """Whether a table runner acts during ``step``: beside the workers, or in the worker
@@ -360,11 +378,13 @@ class Runner:
         clock = [start_runner(self.env, self.log_dir)] if self.needs_runner(step) else []
         config.urls = [worker.url for worker in workers]
         database_name = urlsplit(args.database_url).path.lstrip("/")
+        # A worker's and the runner's thinking processes count as theirs (games.thinking).
         groups: dict[str, list[int] | Callable[[], list[int]]] = {
-            f"daphne-{number + 1}": [worker.pid] for number, worker in enumerate(workers)
+            f"daphne-{number + 1}": partial(with_children, worker.pid)
+            for number, worker in enumerate(workers)
         }
         if clock:
-            groups["runner"] = [process.pid for process in clock]
+            groups["runner"] = partial(with_children, clock[0].pid)
         groups |= {
             "postgres": partial(pids_named, "postgres", argument=database_name),
             "redis": partial(pids_named, "redis-server"),
@@ -465,7 +485,8 @@ def main(argv: list[str]) -> int:
     database.recreate(args.database_url)
     database.migrate()
     runner.tables = {
-        game: database.seat_tables(count, game=game) for game, count in game_tables.items()
+        game: database.seat_tables(count, game=game, bot_budget_ms=args.bot_budget_ms)
+        for game, count in game_tables.items()
     }
     print(f"database ready: tables seated ({seated}) in {time.monotonic() - started:.0f} s")
     print()

@@ -25,6 +25,7 @@ from benchmarks.load.baseline import BareConsumer  # noqa: E402
 from benchmarks.load.loop_monitor import Heartbeat, from_environment  # noqa: E402
 from games.heap import settle as settle_the_heap  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.thinking import warm as warm_the_thinking  # noqa: E402
 
 site = ProtocolTypeRouter(
     {
@@ -57,5 +58,6 @@ class Monitored:
 
 
 settle_the_heap()  # as gandengyan.asgi does
+warm_the_thinking()
 heartbeat = from_environment()
 application = site if heartbeat is None else Monitored(site, heartbeat)

@@ -19,10 +19,12 @@ What is measured, for the moves sent inside the window (plays and passes; 斗地
 加倍 too; an ``again`` is counted apart, as its effect is shared with the other players'):
 
 - latency: from just before the client sends the action to the moment every one of the table's
-  three clients has received a frame with a later version than the one the action was chosen on
+  clients (three, or one at a table of two bots) has received a frame with a later version
+  than the one the action was chosen on
   (a move moves the version from ``T.G.N`` to ``T.G.N+1``, and nothing else can move it
   meanwhile: no other seat acts, and the only runner, 斗地主's clock, acts only while the deal
-  is shown, when no seat does: the players' own deadlines are far beyond the step);
+  is shown, when no seat does: the players' own deadlines are far beyond the step; a bot moves
+  only after its pause, which starts when the move before it is made);
 - lost: such an update that some client had still not received when the step ended (after a
   drain of up to ``drain`` seconds with no new actions);
 - gaps: table notices a socket missed (the channel layer dropped them, or a socket fell behind)
@@ -145,6 +147,8 @@ class TableRun:
             url = urls[(index * 3 + seat) % len(urls)]
             if config.kind == "game":
                 assert seated is not None
+                if not seated.cookies[seat]:
+                    continue  # a bot's seat: the table runner moves it
                 path = f"{url}/ws/tables/{seated.table_id}/"
                 cookie = f"sessionid={seated.cookies[seat]}; django_language=zh-hans"
             else:
@@ -403,7 +407,8 @@ class SeatClient:
         else:
             measured = recorder.in_window(moment)
             recorder.actions += measured
-            self.table.pending.append(Pending(version, moment, {0, 1, 2}, measured))
+            players = {seat.seat for seat in self.table.seats}
+            self.table.pending.append(Pending(version, moment, players, measured))
         try:
             # A fresh id per action, as the page's script gives one (static/js/table.js).
             await self.socket.send(json.dumps({**intent, "action_id": uuid.uuid4().hex}))
@@ -433,6 +438,7 @@ class StepOutcome:
     recorder: Recorder
     connected: int
     sockets: int
+    tables: int = 0
 
 
 async def run_step(
@@ -477,4 +483,4 @@ async def run_step(
     for run in runs:
         run.close_books()
     await asyncio.gather(*(seat.close() for seat in clients))
-    return StepOutcome(recorder, connected, len(clients))
+    return StepOutcome(recorder, connected, len(clients), config.tables)

@@ -24,8 +24,18 @@ CPU_RATIO_TARGET = 2.5
 SCALING_TARGET = 0.90
 LOOP_BLOCKED_GOAL_MS = 5.0
 #: The games, as the rows (``kind``) and the summary name them.
-GAME_LABELS = {"gandengyan": "gdy", "doudizhu": "ddz"}
-GAME_NAMES = {"gandengyan": "干瞪眼", "doudizhu": "斗地主"}
+GAME_LABELS = {
+    "gandengyan": "gdy",
+    "doudizhu": "ddz",
+    "gandengyan-bots": "gdy+bots",
+    "doudizhu-bots": "ddz+bots",
+}
+GAME_NAMES = {
+    "gandengyan": "干瞪眼",
+    "doudizhu": "斗地主",
+    "gandengyan-bots": "干瞪眼, one player and two search bots",
+    "doudizhu-bots": "斗地主, one player and two search bots",
+}
 
 
 @dataclass
@@ -126,7 +136,7 @@ def step_result(
         layer=layer,
         kind=kind,
         pace=pace,
-        tables=outcome.sockets // 3,
+        tables=outcome.tables or outcome.sockets // 3,
         sockets=outcome.sockets,
         connected=outcome.connected,
         duration=duration,
@@ -229,16 +239,18 @@ def header() -> str:
 
 
 LEGEND = (
-    "kind: the bare transport, or the game (gdy 干瞪眼, ddz 斗地主); "
+    "kind: the bare transport, or the game (gdy 干瞪眼, ddz 斗地主; +bots: one scripted player "
+    "and two hard bots a table); "
     "act/s: moves per second that every seat saw (plays and passes; 斗地主's bids and 加倍 "
     "too, not the deal's stages); p50..max: ms from sending an "
-    "action to the last of its table's 3 sockets receiving the update; err: failed connections, "
+    "action to the last of its table's sockets receiving the update; err: failed connections, "
     "sockets closed by the server, client errors; ref: refused actions; lost: updates a seat never "
     "received; gaps: notices a socket missed that its table mates got; ooo: frames older than one "
     "already received; skip: versions a socket never saw because the next move had committed "
-    "before it rendered (not a loss); daphne%: CPU of the workers (100 = one core), MB: their "
-    "resident memory at the peak; pg%, redis%, run%, client%: PostgreSQL, Redis, the table runner "
-    "beside the workers (斗地主's clock, which shows the deal) and this load generator; "
+    "before it rendered (not a loss); daphne%: CPU of the workers with their thinking "
+    "processes (100 = one core), MB: their resident memory at the peak; pg%, redis%, run%, "
+    "client%: PostgreSQL, Redis, the table runner beside the workers (斗地主's clock, which shows "
+    "the deal, and the bots, with its thinking processes) and this load generator; "
     "loop, loop99: how long a worker's event loop was blocked, in ms (the lateness of a "
     "heartbeat due every 2 ms: its maximum and 99th percentile in the window, the worst worker; "
     "flat out it also holds the loop's backlog of ready callbacks), own: the longest of it that "

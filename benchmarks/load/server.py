@@ -154,6 +154,22 @@ def pids_named(name: str, *, argument: str | None = None) -> list[int]:
     return found
 
 
+def with_children(pid: int) -> list[int]:
+    """``pid`` and its descendants: a worker's or a runner's thinking processes count as its
+    own CPU (``games.thinking``)."""
+    found, waiting = [], [pid]
+    while waiting:
+        current = waiting.pop()
+        found.append(current)
+        try:
+            tasks = Path(f"/proc/{current}/task").iterdir()
+            for task in tasks:
+                waiting += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
 @dataclass
 class Usage:
     """CPU used over a window, in % of one core, and the largest resident memory seen."""

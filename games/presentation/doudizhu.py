@@ -15,13 +15,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from games.bots import choose_for
 from games.rules import NotationError, Phase, parse_cards
 from games.rules.doudizhu import ENGINE, GameState
 from games.rules.doudizhu.combos import ComboKind
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
 from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
+from games.thinking import hint_choice
 
 from ..frames.cards import card_chips_html, cards_html
 from . import HandsPresentation, play_words, sorted_cards
@@ -70,7 +70,7 @@ def play_hints(state: GameState) -> list[dict[str, str]]:
     plays = [move for move in state.legal_moves() if isinstance(move, Play)]
     if not plays:
         return []
-    choice = choose_for(state, ENGINE.bot_policy())
+    choice = hint_choice(ENGINE, state)
     ordered = ([choice] if isinstance(choice, Play) else []) + plays
     hints: list[dict[str, str]] = []
     seen: set[str] = set()

@@ -16,11 +16,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
-from games.bots import SensiblePolicy, choose_for
 from games.rules import NotationError, format_cards, parse_cards, parse_ranks
 from games.rules.gandengyan import ENGINE, ComboKind, GameState, GandengyanRules, Move, Play
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
+from games.thinking import hint_choice
 
 from ..frames.cards import card_faces, cards_html
 from . import HandsPresentation, play_words, sorted_cards
@@ -57,7 +57,7 @@ def play_hints(state: GameState) -> list[dict[str, str]]:
     legal = [move for move in state.legal_moves() if isinstance(move, Play)]
     if not legal:
         return []
-    choice = choose_for(state, SensiblePolicy())
+    choice = hint_choice(ENGINE, state)
     ordered = ([choice] if isinstance(choice, Play) else []) + sorted(
         legal, key=lambda move: (move.combo.sort_key if move.combo else (0, 0, 0), move.mask)
     )

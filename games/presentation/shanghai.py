@@ -20,7 +20,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
-from games.bots import choose_for
 from games.rules import NotationError
 from games.rules.history import unwind
 from games.rules.shanghai import ENGINE, GameState
@@ -28,6 +27,7 @@ from games.rules.shanghai.cards import CARDS, format_cards, parse_cards
 from games.rules.shanghai.combos import ComboKind
 from games.rules.shanghai.game import deal_numbers
 from games.rules.shanghai.moves import Action, Bid, Pass, Play
+from games.thinking import hint_choice
 
 from ..frames.cards import card_chips_html, card_face
 from . import HandsPresentation
@@ -158,7 +158,7 @@ def play_hints(state: GameState) -> list[dict[str, str]]:
     plays = [move for move in state.legal_moves() if isinstance(move, Play)]
     if not plays:
         return []
-    choice = choose_for(state, ENGINE.bot_policy())
+    choice = hint_choice(ENGINE, state)
     ordered = ([choice] if isinstance(choice, Play) else []) + plays
     hints: list[dict[str, str]] = []
     seen: set[str] = set()

@@ -23,6 +23,10 @@ class IllegalMoveError(ValueError):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, str]]:
+        # Pickled with both arguments, so that it crosses to another process (games.thinking).
+        return (type(self), (self.code, self.message))
+
     @classmethod
     def out_of_turn(cls, seat: object, to_move: int | None) -> IllegalMoveError:
         """The error for ``seat`` acting while ``to_move`` is to move: ``game_over`` when no one
@@ -44,6 +48,9 @@ class AmbiguousPlayError(IllegalMoveError):
     def __init__(self, message: str, meanings: Sequence[str]) -> None:
         super().__init__("choose_meaning", message)
         self.meanings = tuple(meanings)
+
+    def __reduce__(self) -> tuple[type[AmbiguousPlayError], tuple[str, tuple[str, ...]]]:  # type: ignore[override]
+        return (type(self), (self.message, self.meanings))
 
 
 class RecordError(ValueError):

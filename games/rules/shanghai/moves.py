@@ -72,6 +72,10 @@ class Play(_PlayFields):
             raise NotationError("a play needs at least one card")
         return _tuple_new(cls, (mask, classify_mask(mask)))
 
+    def __getnewargs__(self) -> tuple[tuple[Card, ...]]:
+        # Pickled by its cards, as it is made (a position is sent to a bot's own process).
+        return (self.cards,)
+
     @classmethod
     def parse(cls, text: str) -> Play:
         return cls(parse_cards(text))

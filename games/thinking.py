@@ -1,0 +1,175 @@
+"""Where bots think: in a process of their own, never on a worker's event loop.
+
+A bot's choice is pure CPU work: up to a few milliseconds for the sensible bots, the whole time
+budget (about a tenth of a second) for a searching one. Done in a thread of a worker it would
+hold the interpreter's lock while the event loop waits for it; done on the loop it would stop
+every socket of the worker. So each process hands its bots' choices to a small pool of thinking
+processes (``settings.THINKING_PROCESSES``; 0: the caller's own thread, as the tests and tools
+that need no worker do):
+
+* ``choose(engine, state, policy)`` blocks its caller (a database thread: the runner's
+  bots, 托管) until the choice is made, with the lock released meanwhile;
+* ``prepare_hint(engine, state)`` is awaited on the event loop after a move made there, and
+  remembers the game's own bot's choice for the seat to move, which the Hint button offers
+  first (``hint_choice``, called while the frames are rendered, finds it there).
+
+The thinking processes import only the engines and the bots (standard library only), never
+Django, and get the engine, the position and the policy pickled: the objects the caller would
+have used, so a choice is the one the caller would have made (the time budget of a search
+aside, which a busy machine cuts short wherever it runs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import threading
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from django.conf import settings
+
+from games.bots import choose_for
+from games.rules.protocol import Policy
+
+__all__ = ["choose", "hint_choice", "prepare_hint", "shutdown", "warm"]
+
+logger = logging.getLogger(__name__)
+
+#: How many positions' hint choices a process remembers (a few per table it serves).
+REMEMBERED = 2048
+
+_pool: ProcessPoolExecutor | None = None
+_pool_lock = threading.Lock()
+_remembered: OrderedDict[Any, Any] = OrderedDict()
+_remembered_lock = threading.Lock()
+_MISSING = object()
+
+
+def _thinking_pool() -> ProcessPoolExecutor | None:
+    """The process's pool of thinking processes, started at its first use (None: none)."""
+    global _pool
+    processes = settings.THINKING_PROCESSES
+    if processes <= 0:
+        return None
+    with _pool_lock:
+        if _pool is None:
+            # A fresh interpreter, not a fork of a worker with its threads, sockets and loop.
+            context = multiprocessing.get_context("spawn")
+            _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+        return _pool
+
+
+def warm() -> None:
+    """Start the thinking processes now, in the background, so that the first choice does not
+    wait for a new interpreter to start (a second or two)."""
+    pool = _thinking_pool()
+    if pool is not None:
+        pool.submit(int)
+
+
+def shutdown() -> None:
+    """Stop the thinking processes (they are started again when next needed)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _choose_here(engine: Any, state: Any, policy: Policy[Any] | None) -> Any:
+    """The choice itself, in whichever process runs it: ``policy``'s, or the game's own bot's
+    (None), for the seat to move."""
+    return choose_for(state, engine.bot_policy() if policy is None else policy)
+
+
+def choose(engine: Any, state: Any, policy: Policy[Any] | None = None) -> Any:
+    """``policy``'s action (None: the game's own bot's) for the seat to move in ``state``, made
+    in a thinking process; for a caller that may wait (never the event loop)."""
+    pool = _thinking_pool()
+    if pool is None:
+        return _choose_here(engine, state, policy)
+    try:
+        return pool.submit(_choose_here, engine, state, policy).result()
+    except BrokenProcessPool:
+        _forget_broken(pool)
+        return _choose_here(engine, state, policy)
+
+
+def _forget_broken(pool: ProcessPoolExecutor) -> None:
+    """A thinking process died (killed, out of memory): this choice is made by its caller, and
+    the next starts new processes."""
+    global _pool
+    logger.error("a thinking process died; starting new ones")
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _key(engine: Any, state: Any) -> Any:
+    try:
+        key = (engine.key, state)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _remember(key: Any, choice: Any) -> None:
+    with _remembered_lock:  # the loop and the database threads both remember
+        _remembered[key] = choice
+        _remembered.move_to_end(key)
+        while len(_remembered) > REMEMBERED:
+            _remembered.popitem(last=False)
+
+
+def _recall(key: Any) -> Any:
+    with _remembered_lock:
+        return _remembered.get(key, _MISSING)
+
+
+async def prepare_hint(engine: Any, state: Any) -> None:
+    """Make the game's own bot's choice for the seat to move in ``state`` in a thinking process,
+    without blocking the loop, and remember it for ``hint_choice``."""
+    if state.to_move is None or state.is_terminal:
+        return
+    key = _key(engine, state)
+    pool = _thinking_pool()
+    if key is None or pool is None or _recall(key) is not _MISSING:
+        return
+    loop = asyncio.get_running_loop()
+    try:
+        choice = await loop.run_in_executor(pool, _choose_here, engine, state, None)
+    except BrokenProcessPool:
+        _forget_broken(pool)
+        return
+    _remember(key, choice)
+
+
+def hint_choice(engine: Any, state: Any) -> Any:
+    """The game's own bot's choice for the seat to move in ``state``, the first play the Hint
+    button offers: the one ``prepare_hint`` made, or made now (in a page's or a database
+    thread's render)."""
+    key = _key(engine, state)
+    if key is not None:
+        choice = _recall(key)
+        if choice is not _MISSING:
+            return choice
+    # Not prepared on the loop (no move path renders a frame there without it): waiting for a
+    # thinking process would stop the loop as long as choosing here.
+    choice = _choose_here(engine, state, None) if _on_event_loop() else choose(engine, state)
+    if key is not None:
+        _remember(key, choice)
+    return choice
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
