@@ -12,6 +12,7 @@ import time
 import pytest
 from django.test import override_settings
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from accounts.models import LedgerEntry, LedgerReason, User, Wallet
 from accounts.templatetags.accounts_tags import signed_coins
@@ -33,9 +34,14 @@ CARD = re.compile(r'data-card="([^"]+)"')
 
 
 def click_if_shown(page: Page, selector: str) -> bool:
+    """Click the button if the table shows it; False when it is not there, or when the table
+    moved on before the click landed (a new frame replaced it: a turn whose time ran out)."""
     button = page.locator(selector)
     if button.count() and button.first.is_visible():
-        button.first.click()
+        try:
+            button.first.click(timeout=5_000)
+        except PlaywrightTimeoutError:
+            return False
         return True
     return False
 
@@ -124,8 +130,8 @@ class DoudizhuAgainstBots(browser.BrowserTestCase):
                     if "play" not in said:
                         self.shot("play")
                     if click_if_shown(page, '[data-action="hint"]'):
-                        page.locator('[data-action="play"]').click()
-                        said.add("play")
+                        if click_if_shown(page, '[data-action="play"]'):
+                            said.add("play")
                     else:
                         click_if_shown(page, '[data-action="pass"]')
                     time.sleep(0.3)
