@@ -26,3 +26,5 @@ def settle() -> None:
     load_fragments()
     gc.collect()
     gc.freeze()
+    if settings.GC_THRESHOLDS:
+        gc.set_threshold(*settings.GC_THRESHOLDS)

@@ -11,7 +11,9 @@ that need no worker do):
   bots, 托管) until the choice is made, with the lock released meanwhile;
 * ``prepare_hint(engine, state)`` is awaited on the event loop after a move made there, and
   remembers the game's own bot's choice for the seat to move, which the Hint button offers
-  first (``hint_choice``, called while the frames are rendered, finds it there).
+  first (``hint_choice``, called while the frames are rendered, finds it there). It asks the
+  loop's own thinking process (``games.thinker``) through the loop's pipes: a pool's threads
+  would take the interpreter's lock from the loop to pickle and unpickle.
 
 The thinking processes import only the engines and the bots (standard library only), never
 Django, and get the engine, the position and the policy pickled: the objects the caller would
@@ -24,8 +26,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import pickle
+import sys
 import threading
-from collections import OrderedDict
+import weakref
+from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -34,6 +39,8 @@ from django.conf import settings
 
 from games.bots import choose_for
 from games.rules.protocol import Policy
+
+from .thinker import LENGTH
 
 __all__ = ["choose", "hint_choice", "prepare_hint", "shutdown", "warm"]
 
@@ -132,21 +139,87 @@ def _recall(key: Any) -> Any:
         return _remembered.get(key, _MISSING)
 
 
+class _LoopThinker:
+    """A thinking process (``games.thinker``) that one event loop talks to through its own
+    pipes: the loop writes a request and reads the answer as it does a socket's, and no thread
+    takes the interpreter's lock for it. Answers come in the order of the requests."""
+
+    def __init__(self) -> None:
+        self.process: asyncio.subprocess.Process | None = None
+        self.waiting: deque[asyncio.Future[tuple[bool, Any]]] = deque()
+        self.starting = asyncio.Lock()
+
+    async def ask(self, engine: Any, state: Any, policy: Policy[Any] | None) -> Any:
+        process = await self._running()
+        assert process.stdin is not None
+        request = pickle.dumps((engine, state, policy), protocol=pickle.HIGHEST_PROTOCOL)
+        answer: asyncio.Future[tuple[bool, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting.append(answer)
+        process.stdin.write(LENGTH.pack(len(request)) + request)
+        made, value = await answer
+        if not made:
+            raise value
+        return value
+
+    async def _running(self) -> asyncio.subprocess.Process:
+        async with self.starting:
+            if self.process is None or self.process.returncode is not None:
+                self.process = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "games.thinker",
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    cwd=settings.BASE_DIR,
+                )
+                asyncio.get_running_loop().create_task(self._answers(self.process))
+            return self.process
+
+    async def _answers(self, process: asyncio.subprocess.Process) -> None:
+        assert process.stdout is not None
+        try:
+            while True:
+                (size,) = LENGTH.unpack(await process.stdout.readexactly(LENGTH.size))
+                answer = pickle.loads(await process.stdout.readexactly(size))
+                waiting = self.waiting.popleft()
+                if not waiting.done():
+                    waiting.set_result(answer)
+        except (asyncio.IncompleteReadError, ConnectionError) as gone:
+            logger.error("a thinking process of the event loop died; starting a new one")
+            if self.process is process:
+                self.process = None
+            while self.waiting:
+                waiting = self.waiting.popleft()
+                if not waiting.done():
+                    waiting.set_exception(ThinkerGone(str(gone)))
+
+
+class ThinkerGone(RuntimeError):
+    """The event loop's thinking process ended before it answered."""
+
+
+#: The thinking process of each event loop (a worker has one loop; tests start many).
+_loop_thinkers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopThinker] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def prepare_hint(engine: Any, state: Any) -> None:
-    """Make the game's own bot's choice for the seat to move in ``state`` in a thinking process,
-    without blocking the loop, and remember it for ``hint_choice``."""
-    if state.to_move is None or state.is_terminal:
+    """Make the game's own bot's choice for the seat to move in ``state`` in the event loop's
+    thinking process, without blocking the loop, and remember it for ``hint_choice``."""
+    if state.to_move is None or state.is_terminal or settings.THINKING_PROCESSES <= 0:
         return
     key = _key(engine, state)
-    pool = _thinking_pool()
-    if key is None or pool is None or _recall(key) is not _MISSING:
+    if key is None or _recall(key) is not _MISSING:
         return
     loop = asyncio.get_running_loop()
+    thinker = _loop_thinkers.get(loop)
+    if thinker is None:
+        thinker = _loop_thinkers[loop] = _LoopThinker()
     try:
-        choice = await loop.run_in_executor(pool, _choose_here, engine, state, None)
-    except BrokenProcessPool:
-        _forget_broken(pool)
-        return
+        choice = await thinker.ask(engine, state, None)
+    except ThinkerGone:
+        return  # the frames' render makes this one
     _remember(key, choice)
 
 

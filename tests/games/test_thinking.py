@@ -129,3 +129,35 @@ def test_a_killed_thinking_process_costs_no_choice(one_thinking_process: None) -
     assert thinking.choose(GANDENGYAN, state) == expected  # made by the caller this time
     assert thinking.choose(GANDENGYAN, state) == expected  # and by new processes after
     assert thinking._thinking_pool() is not pool
+
+
+def test_the_loops_thinking_process_is_replaced_when_it_dies(
+    one_thinking_process: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = GameState.from_position(["4s 5h 6d Tc", "7s 8s 9d", "Js Ad"], stock="", dealer=0)
+    first = start.apply(0, start.legal_moves()[0])
+    second = first.apply(1, first.legal_moves()[-1])
+    pids = []
+
+    async def run() -> None:
+        await thinking.prepare_hint(GANDENGYAN, first)
+        thinker = thinking._loop_thinkers[asyncio.get_running_loop()]
+        assert thinker.process is not None
+        pids.append(thinker.process.pid)
+        thinker.process.kill()
+        await thinker.process.wait()
+        await thinking.prepare_hint(GANDENGYAN, second)  # in a new process
+        assert thinker.process is not None
+        pids.append(thinker.process.pid)
+        thinker.process.stdin.close()  # type: ignore[union-attr]
+        await thinker.process.wait()
+
+    asyncio.run(run())
+    assert len(set(pids)) == 2 and os.getpid() not in pids
+
+    def chosen_here(*args: Any) -> Any:
+        raise AssertionError("the hint was chosen again")
+
+    monkeypatch.setattr(thinking, "_choose_here", chosen_here)
+    for state in (first, second):
+        assert thinking.hint_choice(GANDENGYAN, state) == choose_for(state, GANDENGYAN.bot_policy())
