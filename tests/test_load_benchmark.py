@@ -13,6 +13,7 @@ import uuid
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -193,19 +194,21 @@ def test_the_report_holds_each_game_to_the_same_targets() -> None:
     assert StepResult(**{**results[1].__dict__, "game": ""}).label == "gdy"
 
 
-@pytest.mark.postgres
-def test_a_short_doudizhu_load_run_plays_through_every_phase(tmp_path: Path) -> None:
-    """A few seconds of 斗地主 tables flat out on one worker (the in-memory channel layer, so
-    that its runner, in the worker, shows the deal, and no Redis database is flushed): the
-    players bid, choose 加倍 and play, the clock only deals, and nothing is lost or refused."""
+def short_load_run(
+    tmp_path: Path, database: str, options: list[str], queries: list[str]
+) -> tuple[str, dict[str, Any], list[list[tuple[Any, ...]]]]:
+    """A few seconds of one flat-out step of the load test on one worker (the in-memory channel
+    layer, so that its runner is in the worker and no Redis database is flushed), with
+    ``options`` beside those, in a database of its own named after the test database and
+    ``database``: what the run printed, its step's result, and the rows of ``queries`` asked of
+    that database before it is dropped."""
     params = connection.settings_dict
-    name = f"{params['NAME']}_load"
+    name = f"{params['NAME']}_{database}"
     server = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}"
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
-    command = [sys.executable, "-m", "benchmarks.load", "--quick", "--games", "doudizhu"]
-    command += ["--kind", "game", "--pace", "flat", "--tables", "2", "--warmup", "1"]
-    command += ["--duration", "4", "--layer", "memory", "--database-url", f"{server}/{name}"]
-    command += ["--out", str(tmp_path)]
+    command = [sys.executable, "-m", "benchmarks.load", "--quick", "--kind", "game"]
+    command += ["--pace", "flat", "--tables", "2", "--warmup", "1", "--layer", "memory"]
+    command += ["--database-url", f"{server}/{name}", "--out", str(tmp_path), *options]
     try:
         done = subprocess.run(
             command,
@@ -218,71 +221,57 @@ def test_a_short_doudizhu_load_run_plays_through_every_phase(tmp_path: Path) -> 
         )
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
         with psycopg.connect(f"{server}/{name}") as conn:
-            made = dict(
-                conn.execute(
-                    "SELECT source || ' ' || (SELECT min(key) FROM jsonb_object_keys(action) key),"
-                    " count(*) FROM games_gameevent GROUP BY 1"
-                ).fetchall()
-            )
+            rows = [conn.execute(query).fetchall() for query in queries]
     finally:
         with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     (step,) = json.loads((tmp_path / "results.json").read_text())["steps"]
-    assert (step["kind"], step["game"], step["tables"]) == ("game", "doudizhu", 2)
     assert step["errors"] == {} and step["refused"] == {}, step
     assert step["lost"] == step["gaps"] == step["out_of_order"] == 0
-    assert step["connected"] == step["sockets"] == 6
     assert step["actions_per_s"] > 0 and step["p99_ms"] is not None
-    assert "ddz" in done.stdout and "斗地主" in done.stdout
-    assert {"clock deal", "player bid", "player double", "player play", "player pass"} <= set(
-        made
-    ), made
-    assert set(made) <= {"clock deal", "player bid", "player double", "player play", "player pass"}
-    print(done.stdout)  # what the run printed, for whoever runs the test with -s
+    return done.stdout, step, rows
+
+
+@pytest.mark.postgres
+def test_a_short_doudizhu_load_run_plays_through_every_phase(tmp_path: Path) -> None:
+    """A few seconds of 斗地主 tables flat out on one worker, whose runner shows the deal: the
+    players bid, choose 加倍 and play, the clock only deals, and nothing is lost or refused."""
+    printed, step, (events,) = short_load_run(
+        tmp_path,
+        "load",
+        ["--games", "doudizhu", "--duration", "4"],
+        [
+            "SELECT source || ' ' || (SELECT min(key) FROM jsonb_object_keys(action) key),"
+            " count(*) FROM games_gameevent GROUP BY 1"
+        ],
+    )
+    made = dict(events)
+    assert (step["kind"], step["game"], step["tables"]) == ("game", "doudizhu", 2)
+    assert step["connected"] == step["sockets"] == 6
+    assert "ddz" in printed and "斗地主" in printed
+    phases = {"clock deal", "player bid", "player double", "player play", "player pass"}
+    assert phases <= set(made) <= phases, made
+    print(printed)  # what the run printed, for whoever runs the test with -s
 
 
 @pytest.mark.postgres
 def test_a_short_load_run_with_search_bots_at_every_table(tmp_path: Path) -> None:
-    """A few seconds of 干瞪眼 tables of one scripted player and two hard bots on one worker
-    (the in-memory layer: its runner, in the worker, moves the bots, which think in the
-    worker's thinking process): the player's moves are measured, the bots move, and nothing is
-    lost or refused."""
-    params = connection.settings_dict
-    name = f"{params['NAME']}_load_bots"
-    server = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}"
-    env = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
-    command = [sys.executable, "-m", "benchmarks.load", "--quick", "--games", "gandengyan-bots"]
-    command += ["--kind", "game", "--pace", "flat", "--tables", "2", "--warmup", "1"]
-    command += ["--duration", "6", "--layer", "memory", "--database-url", f"{server}/{name}"]
-    command += ["--out", str(tmp_path), "--bot-budget-ms", "40"]
-    try:
-        done = subprocess.run(
-            command,
-            cwd=settings.BASE_DIR,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-        with psycopg.connect(f"{server}/{name}") as conn:
-            made = dict(
-                conn.execute("SELECT source, count(*) FROM games_gameevent GROUP BY 1").fetchall()
-            )
-            levels = conn.execute(
-                "SELECT bot_level, bot_budget_ms FROM games_room WHERE code = 'load-bots'"
-            ).fetchall()
-    finally:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    (step,) = json.loads((tmp_path / "results.json").read_text())["steps"]
+    """A few seconds of 干瞪眼 tables of one scripted player and two hard bots on one worker,
+    whose runner moves the bots, which think in the worker's thinking process: the player's
+    moves are measured, the bots move, and nothing is lost or refused."""
+    printed, step, (events, levels) = short_load_run(
+        tmp_path,
+        "load_bots",
+        ["--games", "gandengyan-bots", "--duration", "6", "--bot-budget-ms", "40"],
+        [
+            "SELECT source, count(*) FROM games_gameevent GROUP BY 1",
+            "SELECT bot_level, bot_budget_ms FROM games_room WHERE code = 'load-bots'",
+        ],
+    )
+    made = dict(events)
     assert (step["kind"], step["game"], step["tables"]) == ("game", "gandengyan-bots", 2)
-    assert step["errors"] == {} and step["refused"] == {}, step
-    assert step["lost"] == step["gaps"] == step["out_of_order"] == 0
     assert step["connected"] == step["sockets"] == 2  # one player a table
-    assert step["actions_per_s"] > 0 and step["p99_ms"] is not None
     assert levels == [("hard", 40)]
     assert made.get("bot", 0) >= 2 and made.get("player", 0) >= 2, made
     assert set(made) <= {"bot", "player"}, made
-    assert "gdy+bots" in done.stdout
+    assert "gdy+bots" in printed
