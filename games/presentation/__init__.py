@@ -39,6 +39,7 @@ from django.utils.translation import gettext, pgettext
 
 from games.rules import Card, Rank, parse_cards
 from games.rules.moves import Pass
+from games.thinking import hint_choice
 
 from ..engines import engine_for
 
@@ -377,6 +378,26 @@ class HandsPresentation(Presentation):
         if len(rounds) < 2:
             return {}
         return {seat: _short(action) for seat, action in rounds[-2]}
+
+
+def plays_bot_first(engine: Any, state: Any, play_type: type) -> list[dict[str, str]]:
+    """The plays (of ``play_type``) the player to move in ``state`` could make, in the order the
+    Hint button offers them: the game's bot's choice first (when it plays), then the others in
+    the engine's order, from the smallest, each set of cards once (``{"cards": "3s 3h"}``).
+    Empty when nothing beats the table."""
+    plays = [move for move in state.legal_moves() if isinstance(move, play_type)]
+    if not plays:
+        return []
+    choice = hint_choice(engine, state)
+    ordered = ([choice] if isinstance(choice, play_type) else []) + plays
+    hints: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for play in ordered:
+        cards = str(play)
+        if cards not in seen:
+            seen.add(cards)
+            hints.append({"cards": cards})
+    return hints
 
 
 def play_words(cards: str) -> str:

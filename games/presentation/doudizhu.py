@@ -21,10 +21,9 @@ from games.rules.doudizhu.combos import ComboKind
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
 from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
-from games.thinking import hint_choice
 
 from ..frames.cards import card_chips_html, cards_html
-from . import HandsPresentation, play_words, sorted_cards
+from . import HandsPresentation, play_words, plays_bot_first, sorted_cards
 
 #: The words of the bids, for the buttons and the seats' last actions.
 BID_WORDS = {
@@ -64,22 +63,9 @@ PHASE_LABELS = {
 
 
 def play_hints(state: GameState) -> list[dict[str, str]]:
-    """The plays the player to move could make, in the order the Hint button offers them: the
-    bot's choice first (when it plays), then the others from the smallest. Empty when nothing
-    beats the table."""
-    plays = [move for move in state.legal_moves() if isinstance(move, Play)]
-    if not plays:
-        return []
-    choice = hint_choice(ENGINE, state)
-    ordered = ([choice] if isinstance(choice, Play) else []) + plays
-    hints: list[dict[str, str]] = []
-    seen: set[str] = set()
-    for play in ordered:
-        cards = str(play)
-        if cards not in seen:
-            seen.add(cards)
-            hints.append({"cards": cards})
-    return hints
+    """The plays the player to move could make, in the order the Hint button offers them
+    (``plays_bot_first``)."""
+    return plays_bot_first(ENGINE, state, Play)
 
 
 def _action_view(action: Mapping[str, Any] | None, language: str) -> dict[str, Any] | None:

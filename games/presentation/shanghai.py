@@ -27,10 +27,9 @@ from games.rules.shanghai.cards import CARDS, format_cards, parse_cards
 from games.rules.shanghai.combos import ComboKind
 from games.rules.shanghai.game import deal_numbers
 from games.rules.shanghai.moves import Action, Bid, Pass, Play
-from games.thinking import hint_choice
 
 from ..frames.cards import card_chips_html, card_face
-from . import HandsPresentation
+from . import HandsPresentation, plays_bot_first
 
 #: The words of the bids, for the buttons, the seats' last actions and the pages.
 BID_WORDS = {
@@ -151,23 +150,9 @@ def bombs_sentence(left: int | None) -> str:
 
 
 def play_hints(state: GameState) -> list[dict[str, str]]:
-    """The plays the player to move could make, in the order the Hint button offers them: the
-    bot's choice first (when it plays), then the others from the smallest; each play's cards
-    are the seat's own copies, as its hand's checkboxes name them. Empty when nothing beats
-    the table."""
-    plays = [move for move in state.legal_moves() if isinstance(move, Play)]
-    if not plays:
-        return []
-    choice = hint_choice(ENGINE, state)
-    ordered = ([choice] if isinstance(choice, Play) else []) + plays
-    hints: list[dict[str, str]] = []
-    seen: set[str] = set()
-    for play in ordered:
-        cards = str(play)
-        if cards not in seen:
-            seen.add(cards)
-            hints.append({"cards": cards})
-    return hints
+    """The plays the player to move could make, in the order the Hint button offers them
+    (``plays_bot_first``); a play's cards are the seat's own copies."""
+    return plays_bot_first(ENGINE, state, Play)
 
 
 def _action_view(action: Mapping[str, Any] | None, language: str) -> dict[str, Any] | None:
