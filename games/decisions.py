@@ -20,7 +20,6 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.bots.levels import policy_for
 from games.rules import AmbiguousPlayError, IllegalMoveError, NotationError, Phase
 
 from . import thinking
@@ -369,15 +368,12 @@ def _bot_choice(engine: Engine, state: Any) -> dict[str, Any]:
 
 
 def _table_bot_choice(read: GameRead) -> dict[str, Any]:
-    """The action of the bot to move, of the table's level (``games.bots.levels``), from its
+    """The action of the bot to move, of the table's level (the engine's ``bot_policy``), from its
     seat's view only. The search of the hard level is seeded by the game, so that its worlds
     differ from game to game. It thinks in a thinking process (``games.thinking``)."""
     table = read.game.table
-    policy = policy_for(
-        read.game.game,
-        table.play_bot_level,
-        seed=read.game.pk or 0,
-        budget_ms=float(table.room.bot_budget_ms),
+    policy = read.engine.bot_policy(
+        table.play_bot_level, seed=read.game.pk or 0, budget_ms=float(table.room.bot_budget_ms)
     )
     return read.engine.action_to_json(thinking.choose(read.engine, read.state, policy))
 

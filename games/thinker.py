@@ -13,9 +13,12 @@ the worker's takes the interpreter's lock to do it.
 
 from __future__ import annotations
 
+import os
 import pickle
 import struct
 import sys
+import threading
+import time
 from typing import Any, BinaryIO
 
 from games.bots import choose_for
@@ -35,6 +38,18 @@ def answer(request: bytes) -> bytes:
         return pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception as error:  # an answer that cannot cross: say so in plain words
         return pickle.dumps((False, RuntimeError(f"unpicklable answer: {error!r}")))
+
+
+def end_with_parent(parent: int) -> None:
+    """In a pool's thinking process: end it once the process that started it is gone (killed
+    without a chance to stop its pool), instead of waiting for work for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def serve(requests: BinaryIO, answers: BinaryIO) -> None:

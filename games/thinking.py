@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import pickle
 import sys
 import threading
@@ -40,7 +41,7 @@ from django.conf import settings
 from games.bots import choose_for
 from games.rules.protocol import Policy
 
-from .thinker import LENGTH
+from .thinker import LENGTH, end_with_parent
 
 __all__ = ["choose", "hint_choice", "prepare_hint", "shutdown", "warm"]
 
@@ -66,7 +67,12 @@ def _thinking_pool() -> ProcessPoolExecutor | None:
         if _pool is None:
             # A fresh interpreter, not a fork of a worker with its threads, sockets and loop.
             context = multiprocessing.get_context("spawn")
-            _pool = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+            _pool = ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=context,
+                initializer=end_with_parent,
+                initargs=(os.getpid(),),
+            )
         return _pool
 
 

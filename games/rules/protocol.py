@@ -311,8 +311,14 @@ class GameEngine(Protocol[StateT, ActionT, OptionsT]):
         when it is malformed."""
         ...
 
-    def bot_policy(self) -> Policy[ActionT]:
-        """The bot that plays for the house and for seats in 托管."""
+    def bot_policy(
+        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
+    ) -> Policy[ActionT]:
+        """The bot of ``level`` (``easy``, ``normal`` or ``hard``: 简单, 普通, 困难) that plays
+        for the house at a table of that level; the ``normal`` one also plays for seats in 托管
+        and gives the Hint button's first play. ``seed`` seeds a bot that draws at random, and
+        ``budget_ms`` (None: its own) bounds a searching bot's time per move. A game with fewer
+        bots may give the same one at several levels."""
         ...
 
 

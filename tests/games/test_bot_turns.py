@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 
 from accounts.models import User
-from games import decisions, frames, selectors, services
+from games import frames, selectors, services
 from games.models import Game, GameEvent, Table
-from games.rules.gandengyan import Move
+from games.rules.gandengyan import ENGINE, Move
 from games.rules.gandengyan.moves import move_from_json
 from tests.games.helpers import game_ledger
 
@@ -122,11 +123,14 @@ class SpyPolicy:
         return legal[0]
 
 
+# The spy notes what it is shown in this process (a thinking process would be shown the same:
+# tests/games/test_thinking.py).
+@override_settings(THINKING_PROCESSES=0)
 def test_a_bot_is_shown_only_its_own_seat_view(
     room: Any, trio: list[User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The table's bots are of its room's level (games.bots.levels): every level is shown the same.
-    monkeypatch.setattr(decisions, "policy_for", lambda *args, **kwargs: SpyPolicy())
+    # Every level's bot (the engine's bot_policy) is shown the same.
+    monkeypatch.setattr(ENGINE, "bot_policy", lambda *args, **kwargs: SpyPolicy())
     SpyPolicy.shown = []
     _, game = table_with_bots(room, trio[0])
     rng = random.Random(4)

@@ -9,10 +9,15 @@ import os
 import random
 import re
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from games import thinking
@@ -161,3 +166,46 @@ def test_the_loops_thinking_process_is_replaced_when_it_dies(
     monkeypatch.setattr(thinking, "_choose_here", chosen_here)
     for state in (first, second):
         assert thinking.hint_choice(GANDENGYAN, state) == choose_for(state, GANDENGYAN.bot_policy())
+
+
+PARENT = """
+import os, sys, time
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gandengyan.settings")
+import django
+django.setup()
+from games import thinking
+from games.rules.gandengyan import ENGINE, GameState
+state = GameState.from_position(["3s 4h", "6s 7s", "Qs Kd"], stock="", dealer=0)
+thinking.choose(ENGINE, state)
+print(" ".join(str(pid) for pid in thinking._thinking_pool()._processes), flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_thinking_process_ends_when_its_worker_is_killed() -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", PARENT],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "THINKING_PROCESSES": "1"},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert parent.stdout is not None
+        children = [int(pid) for pid in parent.stdout.readline().split()]
+        assert children and all(_alive(pid) for pid in children)
+    finally:
+        parent.kill()  # no chance to stop its pool
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in children)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -175,11 +175,13 @@ class DoudizhuEngine:
     def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
         return GameRecord.from_json(data).replay()
 
-    def bot_policy(self) -> Policy[Action]:
-        """The 斗地主 bot (``games.bots.doudizhu``)."""
-        from games.bots.doudizhu import DoudizhuPolicy  # the bots import the engine
+    def bot_policy(
+        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
+    ) -> Policy[Action]:
+        """The bots of ``games.bots.levels``: greedy, sensible, search."""
+        from games.bots.levels import policy_for  # the bots import the engine
 
-        return DoudizhuPolicy()
+        return policy_for(self.key, level, seed=seed, budget_ms=budget_ms)
 
     def __repr__(self) -> str:
         return "games.rules.doudizhu.ENGINE"

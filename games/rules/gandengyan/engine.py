@@ -144,11 +144,13 @@ class GandengyanEngine:
     def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
         return GameRecord.from_json(data).replay()
 
-    def bot_policy(self) -> Policy[Move]:
-        """The sensible bot (``games.bots.sensible``)."""
-        from games.bots.sensible import SensiblePolicy  # the bots import the engine
+    def bot_policy(
+        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
+    ) -> Policy[Move]:
+        """The bots of ``games.bots.levels``: greedy, sensible, search."""
+        from games.bots.levels import policy_for  # the bots import the engine
 
-        return SensiblePolicy()
+        return policy_for(self.key, level, seed=seed, budget_ms=budget_ms)
 
     def __repr__(self) -> str:
         return "games.rules.gandengyan.ENGINE"

@@ -148,11 +148,13 @@ class ShanghaiEngine:
     def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
         return GameRecord.from_json(data).replay()
 
-    def bot_policy(self) -> Policy[Action]:
-        """The bot that plays for the house and for seats in 托管 (``games.bots.shanghai``)."""
-        from games.bots.shanghai import ShanghaiPolicy  # the bots import the engine
+    def bot_policy(
+        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
+    ) -> Policy[Action]:
+        """The bots of ``games.bots.levels``: greedy, sensible, search."""
+        from games.bots.levels import policy_for  # the bots import the engine
 
-        return ShanghaiPolicy()
+        return policy_for(self.key, level, seed=seed, budget_ms=budget_ms)
 
     def __repr__(self) -> str:
         return "games.rules.shanghai.ENGINE"

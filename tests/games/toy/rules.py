@@ -358,8 +358,10 @@ class HighcardEngine:
                 raise RecordError(f'"actions"[{index}]: {exc}') from exc
         return iter(actions)
 
-    def bot_policy(self) -> HighestFirst:
-        return HighestFirst()
+    def bot_policy(
+        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
+    ) -> HighestFirst:
+        return HighestFirst()  # one bot at every level
 
     def __repr__(self) -> str:
         return "tests.games.toy.rules.ENGINE"
