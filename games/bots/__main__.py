@@ -245,7 +245,7 @@ def _shanghai_arena(
             if timing:
                 print(f"played in {time.perf_counter() - started:.0f} s")
             sys.stdout.flush()
-    if timing and bot == "sensible":
+    if timing and isinstance(bot, str):
         print()
         wall, cpu = cold_lead_times(deals, seed)
         print(format_times("first leads, 33 cards, cold, by the clock", wall))
