@@ -12,7 +12,9 @@ the bots of 干瞪眼, whose ``ENGINE.bot_policy()`` is the sensible one:
 斗地主 has its own (``games.bots.doudizhu``, ``games.bots.doudizhu_simple``), and its
 ``ENGINE.bot_policy()`` is ``DoudizhuPolicy``; ``make_policy(name, game="doudizhu")`` builds them
 by the same names, and ``games.bots.doudizhu_arena`` measures the bot as the landlord and as the
-farmers (``python -m games.bots arena --game doudizhu``).
+farmers (``python -m games.bots arena --game doudizhu``). ``make_policy("search",
+game="doudizhu")`` is its search bot (``games.bots.doudizhu_search``, on the game-free loop of
+``games.bots.determinized``), and likewise for 上海斗地主 (``games.bots.shanghai_search``).
 
 上海斗地主 likewise (``games.bots.shanghai``, ``games.bots.shanghai_simple``): its
 ``ENGINE.bot_policy()`` is ``ShanghaiPolicy``, ``make_policy(name, game="shanghai")`` builds the
@@ -35,17 +37,20 @@ from games.rules.shanghai.moves import Action as ShanghaiAction
 
 from .arena import duel, play_game, win_rates
 from .doudizhu import DoudizhuPolicy
+from .doudizhu_search import make_doudizhu_search
 from .doudizhu_simple import DoudizhuGreedyPolicy, DoudizhuRandomPolicy
 from .policy import Policy, choose_for
 from .search import DEFAULT_BUDGET_MS, SearchPolicy
 from .sensible import ALT_WEIGHTS, SensiblePolicy
 from .shanghai import ShanghaiPolicy
+from .shanghai_search import make_shanghai_search
 from .shanghai_simple import ShanghaiGreedyPolicy, ShanghaiRandomPolicy
 from .simple import GreedyPlusPolicy, GreedyPolicy, RandomPolicy
 
 __all__ = [
     "GAMES",
     "GANDENGYAN_NAMES",
+    "LORD_NAMES",
     "POLICY_NAMES",
     "DoudizhuGreedyPolicy",
     "DoudizhuPolicy",
@@ -61,7 +66,9 @@ __all__ = [
     "ShanghaiRandomPolicy",
     "choose_for",
     "duel",
+    "make_doudizhu_search",
     "make_policy",
+    "make_shanghai_search",
     "play_game",
     "win_rates",
 ]
@@ -69,6 +76,8 @@ __all__ = [
 POLICY_NAMES = ("random", "greedy", "sensible")
 #: The 干瞪眼 policies beyond the three every game has.
 GANDENGYAN_NAMES = (*POLICY_NAMES, "greedy-plus", "sensible-alt", "search")
+#: The 斗地主 and 上海斗地主 policies.
+LORD_NAMES = (*POLICY_NAMES, "search")
 GAMES = ("gandengyan", "doudizhu", "shanghai")
 
 
@@ -85,13 +94,23 @@ def make_policy(
 
 @overload
 def make_policy(
-    name: str, *, seed: int = 0, game: Literal["doudizhu"]
+    name: str,
+    *,
+    seed: int = 0,
+    game: Literal["doudizhu"],
+    budget_ms: float | None = ...,
+    iterations: int | None = None,
 ) -> Policy[DoudizhuAction]: ...
 
 
 @overload
 def make_policy(
-    name: str, *, seed: int = 0, game: Literal["shanghai"]
+    name: str,
+    *,
+    seed: int = 0,
+    game: Literal["shanghai"],
+    budget_ms: float | None = ...,
+    iterations: int | None = None,
 ) -> Policy[ShanghaiAction]: ...
 
 
@@ -105,8 +124,10 @@ def make_policy(
 ) -> Policy[Move] | Policy[DoudizhuAction] | Policy[ShanghaiAction]:
     """A policy of ``game`` (干瞪眼 unless told) by its name; ``seed`` is used by the random
     and search ones only, ``budget_ms`` (time per move; None: none) and ``iterations``
-    (playouts per move) by the search one only. The sensible 斗地主 policy is
-    ``DoudizhuPolicy``, the sensible 上海斗地主 one ``ShanghaiPolicy``: their engines' bots.
+    (playouts per move) by the search ones only. The sensible 斗地主 policy is
+    ``DoudizhuPolicy``, the sensible 上海斗地主 one ``ShanghaiPolicy``: their engines' bots;
+    ``search`` is each game's determinized search (``make_doudizhu_search``,
+    ``make_shanghai_search``, ``SearchPolicy`` for 干瞪眼).
 
     干瞪眼 also has ``greedy-plus`` (``GreedyPlusPolicy``), ``sensible-alt`` (the sensible bot
     with ``ALT_WEIGHTS``) and ``search`` (``SearchPolicy``)."""
@@ -117,6 +138,10 @@ def make_policy(
             return ShanghaiGreedyPolicy()
         if name == "sensible":
             return ShanghaiPolicy()
+        if name == "search":
+            if iterations is None:
+                return make_shanghai_search(seed, budget_ms=budget_ms)
+            return make_shanghai_search(seed, budget_ms=budget_ms, iterations=iterations)
     elif game == "doudizhu":
         if name == "random":
             return DoudizhuRandomPolicy(seed)
@@ -124,6 +149,10 @@ def make_policy(
             return DoudizhuGreedyPolicy()
         if name == "sensible":
             return DoudizhuPolicy()
+        if name == "search":
+            if iterations is None:
+                return make_doudizhu_search(seed, budget_ms=budget_ms)
+            return make_doudizhu_search(seed, budget_ms=budget_ms, iterations=iterations)
     elif game != "gandengyan":
         raise ValueError(f"no bots play {game!r} (choose from {', '.join(GAMES)})")
     elif name == "random":
@@ -140,5 +169,5 @@ def make_policy(
         if iterations is None:
             return SearchPolicy(seed, budget_ms=budget_ms)
         return SearchPolicy(seed, budget_ms=budget_ms, iterations=iterations)
-    names = GANDENGYAN_NAMES if game == "gandengyan" else POLICY_NAMES
+    names = GANDENGYAN_NAMES if game == "gandengyan" else LORD_NAMES
     raise ValueError(f"no bot is called {name!r} (choose from {', '.join(names)})")

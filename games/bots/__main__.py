@@ -25,6 +25,16 @@
     the landlord's first lead, the largest choice, with nothing remembered (see
     ``games.bots.shanghai_arena``; ``--no-timing`` leaves the timing lines out).
 
+``python -m games.bots arena --game doudizhu --bot search --iterations 30 --roles-only``
+    the 斗地主 search bot (``games.bots.doudizhu_search``; ``--game shanghai`` for
+    ``games.bots.shanghai_search``) with at most 30 playouts a move and no time limit, as the
+    landlord and as the farmers only (``--roles-only`` leaves out the whole games, which take as
+    long again).
+
+``python -m games.bots speed --game doudizhu [--games 20] [--seed 1] [--budget-ms 120]``
+    times the 斗地主 (or ``--game shanghai``) search bot's moves under its time budget: in every
+    seat in turn against the sensible bot, from the first lead of each deal.
+
 ``python -m games.bots speed [--games 200] [--seed 1]``
     times ``SensiblePolicy.choose`` alone: over every move of whole games against greedy bots,
     then on leads with 10- and 20-card hands (its work grows with the hand) and on the hardest
@@ -39,13 +49,29 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from games.rules.cards import CARDS, parse_cards
+from games.rules.doudizhu.simulate import play_phase_start as doudizhu_start
 from games.rules.gandengyan import GameState
 from games.rules.gandengyan.simulate import lead_positions
+from games.rules.shanghai.simulate import play_phase_start as shanghai_start
 
-from . import GAMES, GANDENGYAN_NAMES, GreedyPolicy, SensiblePolicy, choose_for, make_policy
+from . import (
+    GAMES,
+    GANDENGYAN_NAMES,
+    LORD_NAMES,
+    DoudizhuPolicy,
+    GreedyPolicy,
+    SensiblePolicy,
+    ShanghaiPolicy,
+    choose_for,
+    make_doudizhu_search,
+    make_policy,
+    make_shanghai_search,
+)
 from .arena import PolicyFactory, duel, format_report
+from .determinized import DEFAULT_BUDGET_MS
 from .doudizhu_arena import format_role_report, full_duel, role_duel
 from .sensible import clear_caches
 from .shanghai_arena import cold_lead_times, format_times
@@ -95,40 +121,74 @@ def main(argv: Sequence[str] | None = None) -> None:
     arena.add_argument("--base", type=int, default=1, help="the stake per unit (default 1)")
     arena.add_argument("--no-timing", action="store_true", help="leave out the timing lines")
     arena.add_argument(
+        "--roles-only",
+        action="store_true",
+        help="斗地主 and 上海斗地主: the landlord and farmers roles only, no whole games",
+    )
+    arena.add_argument(
         "--game", choices=GAMES, default="gandengyan", help="the game (default gandengyan)"
     )
-    speed = commands.add_parser("speed", help="how long the sensible bot takes to choose")
-    speed.add_argument("--games", type=int, default=200)
+    speed = commands.add_parser(
+        "speed",
+        help="how long the sensible bot (干瞪眼) or the search bot (斗地主, 上海斗地主) takes",
+    )
+    speed.add_argument("--games", type=int, default=None)
     speed.add_argument("--seed", type=int, default=1)
+    speed.add_argument(
+        "--game", choices=GAMES, default="gandengyan", help="the game (default gandengyan)"
+    )
+    speed.add_argument(
+        "--budget-ms",
+        type=float,
+        default=DEFAULT_BUDGET_MS,
+        help="the search bot's time per move (default 120)",
+    )
     args = parser.parse_args(argv)
     if args.command == "arena":
         if args.games <= 0 or args.games % 3:
             parser.error("--games must be a positive multiple of 3: each deal is played 3 times")
+        if args.iterations is not None and args.iterations < 1:
+            parser.error("--iterations must be at least 1")
+        if args.game != "gandengyan" and args.bot not in LORD_NAMES:
+            parser.error(f"--bot for {args.game} is one of {', '.join(LORD_NAMES)}")
+        bot = _search_factory(args.bot, args.iterations, args.budget_ms, args.game)
         if args.game == "doudizhu":
-            _doudizhu_arena(args.bot, args.against, args.games // 3, args.seed)
+            _doudizhu_arena(bot, args.against, args.games // 3, args.seed, args.roles_only)
         elif args.game == "shanghai":
-            _shanghai_arena(args.bot, args.against, args.games // 3, args.seed, not args.no_timing)
+            _shanghai_arena(
+                bot, args.against, args.games // 3, args.seed, not args.no_timing, args.roles_only
+            )
         else:
-            if args.iterations is not None and args.iterations < 1:
-                parser.error("--iterations must be at least 1")
             _arena(
-                _search_factory(args.bot, args.iterations, args.budget_ms),
+                bot,
                 args.against,
                 args.games,
                 args.seed,
                 args.base,
                 not args.no_timing,
             )
+    elif args.game == "gandengyan":
+        _speed(200 if args.games is None else args.games, args.seed)
     else:
-        _speed(args.games, args.seed)
+        _search_speed(
+            args.game, 20 if args.games is None else args.games, args.seed, args.budget_ms
+        )
 
 
 def _search_factory(
-    name: str, iterations: int | None, budget_ms: float | None
-) -> str | PolicyFactory:
+    name: str, iterations: int | None, budget_ms: float | None, game: str = "gandengyan"
+) -> str | Callable[[int], Any]:
     """The search bot with these settings (its name alone for any other bot)."""
     if name != "search":
         return name
+    if game == "doudizhu":
+        return lambda seed: make_policy(
+            "search", seed=seed, game="doudizhu", budget_ms=budget_ms, iterations=iterations
+        )
+    if game == "shanghai":
+        return lambda seed: make_policy(
+            "search", seed=seed, game="shanghai", budget_ms=budget_ms, iterations=iterations
+        )
     return lambda seed: make_policy("search", seed=seed, budget_ms=budget_ms, iterations=iterations)
 
 
@@ -151,18 +211,32 @@ def _arena(
         sys.stdout.flush()
 
 
-def _doudizhu_arena(bot: str, against: Sequence[str], deals: int, seed: int) -> None:
+def _doudizhu_arena(
+    bot: str | Callable[[int], Any],
+    against: Sequence[str],
+    deals: int,
+    seed: int,
+    roles_only: bool = False,
+) -> None:
     for number, opponent in enumerate(against):
-        for duel_of in (role_duel, full_duel):
+        for duel_of in (role_duel,) if roles_only else (role_duel, full_duel):
             if number or duel_of is full_duel:
                 print()
             print(format_role_report(duel_of(bot, opponent, deals=deals, seed=seed)))
             sys.stdout.flush()
 
 
-def _shanghai_arena(bot: str, against: Sequence[str], deals: int, seed: int, timing: bool) -> None:
+def _shanghai_arena(
+    bot: str | Callable[[int], Any],
+    against: Sequence[str],
+    deals: int,
+    seed: int,
+    timing: bool,
+    roles_only: bool = False,
+) -> None:
+    duels = (shanghai_role_duel,) if roles_only else (shanghai_role_duel, shanghai_full_duel)
     for number, opponent in enumerate(against):
-        for duel_of in (shanghai_role_duel, shanghai_full_duel):
+        for duel_of in duels:
             if number or duel_of is shanghai_full_duel:
                 print()
             started = time.perf_counter()
@@ -171,11 +245,59 @@ def _shanghai_arena(bot: str, against: Sequence[str], deals: int, seed: int, tim
             if timing:
                 print(f"played in {time.perf_counter() - started:.0f} s")
             sys.stdout.flush()
-    if timing:
+    if timing and isinstance(bot, str):
         print()
         wall, cpu = cold_lead_times(deals, seed)
         print(format_times("first leads, 33 cards, cold, by the clock", wall))
         print(format_times("first leads, 33 cards, cold, CPU", cpu))
+
+
+def _search_speed(game: str, deals: int, seed: int, budget_ms: float) -> None:
+    """Time the search bot's moves under ``budget_ms``: over ``deals`` deals from their first
+    lead, the bot in each seat in turn against the sensible bot in the others."""
+    seats = 3 if game == "doudizhu" else 4
+    start_of: Callable[[int], Any] = doudizhu_start if game == "doudizhu" else shanghai_start
+    make_search: Callable[..., Any] = (
+        make_doudizhu_search if game == "doudizhu" else make_shanghai_search
+    )
+    make_sensible: Callable[[], Any] = DoudizhuPolicy if game == "doudizhu" else ShanghaiPolicy
+    wall: list[float] = []
+    cpu: list[float] = []
+    playouts: list[int] = []
+    for deal in range(deals):
+        for bot_seat in range(seats):
+            state = start_of(seed + deal)
+            bot = make_search(seed + deal, budget_ms=budget_ms)
+            other = make_sensible()
+            while (seat := state.to_move) is not None:
+                if seat != bot_seat:
+                    state = state.apply(seat, choose_for(state, other))
+                    continue
+                view, legal = state.view(seat), tuple(state.legal_actions(seat))
+                before, cpu_before = time.perf_counter(), time.process_time()
+                action = bot.choose(view, legal)
+                cpu.append(time.process_time() - cpu_before)
+                wall.append(time.perf_counter() - before)
+                playouts.append(bot.last_playouts)
+                state = state.apply(seat, action)
+    searched = sorted(p for p in playouts if p)
+    print(
+        f"{game} search bot, budget {budget_ms:g} ms, {deals} deals (seeds {seed} to "
+        f"{seed + deals - 1}), the bot in each seat in turn against the sensible bot"
+    )
+    for label, seconds in (("by the clock", wall), ("CPU", cpu)):
+        ordered = sorted(seconds)
+        p99 = ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+        print(
+            f"time per move, {label:12} n {len(ordered):6,}  median "
+            f"{statistics.median(ordered) * 1e3:7.2f} ms  p99 {p99 * 1e3:7.2f} ms  "
+            f"max {ordered[-1] * 1e3:7.2f} ms"
+        )
+    if searched:
+        print(
+            f"moves searched {len(searched):,} of {len(playouts):,}; playouts a searched move: "
+            f"median {statistics.median(searched):g}, min {searched[0]}, max {searched[-1]}"
+        )
 
 
 def _speed(games: int, seed: int) -> None:

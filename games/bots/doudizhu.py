@@ -27,6 +27,7 @@ public history) and its legal actions; it is deterministic. How it thinks:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from games.rules.cards import Card
@@ -57,7 +58,13 @@ def hand_strength(counts: Sequence[int]) -> int:
 
 
 def hand_cost(counts: Sequence[int]) -> float:
-    """About how many plays it takes to shed a hand (see the module's description)."""
+    """About how many plays it takes to shed a hand (see the module's description);
+    remembered between calls (a search's playouts meet the same hands again and again)."""
+    return _hand_cost(tuple(counts))
+
+
+@lru_cache(maxsize=100_000)
+def _hand_cost(counts: tuple[int, ...]) -> float:
     c = list(counts)
     cost = 0.0
     if c[BLACK] and c[RED]:
@@ -159,10 +166,46 @@ class DoudizhuPolicy:
                 return NO_DOUBLE if NO_DOUBLE in legal else legal[0]
             landlord = state_view["landlord"] == state_view["seat"]
             return DOUBLE if hand_strength(counts) >= (12 if landlord else 9) else NO_DOUBLE
-        moves = [a for a in legal if isinstance(a, Play)]
-        if not moves:
+        return self.choose_play(state_view, counts, legal)
+
+    def choose_play(
+        self, view: dict[str, Any], counts: list[int], legal: Sequence[Action]
+    ) -> Action:
+        """The play phase's choice, from the hand's counts by rank position (as ``choose``
+        makes them from the view's hand; a playout that keeps masks makes them faster)."""
+        plays = [a for a in legal if isinstance(a, Play)]
+        if not plays:
             return PASS if PASS in legal else legal[0]
-        return self._play(state_view, counts, moves, PASS in legal)
+        return self._play(view, counts, plays, PASS in legal)
+
+    def rank(self, state_view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
+        """Every legal action, the one ``choose`` picks first, then the plays and the pass from
+        the most to the least attractive by the same judgement (a bomb it would not spend now
+        after the pass), then the rest (明牌)."""
+        if not legal:
+            raise ValueError("there are no legal actions to choose from")
+        first = self.choose(state_view, legal)
+        plays = [a for a in legal if isinstance(a, Play)]
+        scored: list[tuple[float, Action]] = []
+        if state_view["phase"] == "play" and plays:
+            counts = counts_of_cards(Card.parse(text) for text in state_view.get("hand", []))
+            danger = _danger(state_view)
+            table = state_view["table"]
+            if table is None:
+                scored = [(self._lead_score(play, counts, danger), play) for play in plays]
+            else:
+                follows, held = self._follow_scores(state_view, counts, plays, danger)
+                partner = state_view["seat"] != state_view["landlord"] and (
+                    table["seat"] != state_view["landlord"]
+                )
+                scored = [*follows, (-1.0 if partner else 1.0, PASS)]
+                scored += [(10.0 + score, play) for score, play in held]
+        ranked = [first]
+        for _, action in sorted(scored, key=lambda item: item[0]):
+            if action not in ranked and action in legal:
+                ranked.append(action)
+        ranked += [action for action in legal if action not in ranked]
+        return ranked
 
     def _play(
         self, view: dict[str, Any], counts: list[int], plays: list[Play], may_pass: bool
@@ -172,35 +215,43 @@ class DoudizhuPolicy:
             if play.size == size:
                 return play  # out at once
         seat, landlord = view["seat"], view["landlord"]
-        counts_by_seat = view["hand_counts"]
-        opponents = [s for s in range(3) if s != seat and (seat == landlord or s == landlord)]
-        danger = min(counts_by_seat[s] for s in opponents)
-        before = hand_cost(counts)
+        danger = _danger(view)
         table = view["table"]
         if table is None:
             return min(plays, key=lambda play: self._lead_score(play, counts, danger))
         if seat != landlord and table["seat"] != landlord:
             return PASS  # the partner's play: let it run
-        best: Play | None = None
-        best_score = 0.0
-        for play in plays:
-            after = _after(counts, play)
-            left = hand_cost(after)
-            score = left + 1 - before  # 0: the play sheds one play's worth and spoils nothing
-            assert play.combo is not None
-            if play.combo.is_bomb or play.combo.kind in _FOUR_WITH_TWO:
-                if danger > 4 and left > 1:
-                    continue
-                score += 0.5
-            elif play.combo.rank >= TWO and danger > 4 and size > 6:
-                score += 0.5  # a 2 or a joker on small stuff, early
-            if best is None or score < best_score:
-                best, best_score = play, score
-        if best is None:
+        follows, _ = self._follow_scores(view, counts, plays, danger)
+        if not follows:
             return PASS
+        best_score, best = min(follows, key=lambda item: item[0])
         if best_score > 1.0 and danger > 4 and may_pass:
             return PASS  # it would break the hand up for little
         return best
+
+    def _follow_scores(
+        self, view: dict[str, Any], counts: list[int], plays: list[Play], danger: int
+    ) -> tuple[list[tuple[float, Play]], list[tuple[float, Play]]]:
+        """Each answer's score (0: it sheds one play's worth and spoils nothing), and apart
+        the bombs it would not spend now."""
+        size = sum(counts)
+        before = hand_cost(counts)
+        follows: list[tuple[float, Play]] = []
+        held: list[tuple[float, Play]] = []
+        for play in plays:
+            after = _after(counts, play)
+            left = hand_cost(after)
+            score = left + 1 - before
+            assert play.combo is not None
+            if play.combo.is_bomb or play.combo.kind in _FOUR_WITH_TWO:
+                score += 0.5
+                if danger > 4 and left > 1:
+                    held.append((score, play))
+                    continue
+            elif play.combo.rank >= TWO and danger > 4 and size > 6:
+                score += 0.5  # a 2 or a joker on small stuff, early
+            follows.append((score, play))
+        return follows, held
 
     def _lead_score(self, play: Play, counts: list[int], danger: int) -> float:
         combo = play.combo
@@ -221,6 +272,14 @@ class DoudizhuPolicy:
 
 
 _FOUR_WITH_TWO = (ComboKind.FOUR_TWO_SINGLES, ComboKind.FOUR_TWO_PAIRS)
+
+
+def _danger(view: dict[str, Any]) -> int:
+    """The fewest cards an opponent of the view's seat holds."""
+    seat, landlord = view["seat"], view["landlord"]
+    counts_by_seat = view["hand_counts"]
+    opponents = [s for s in range(3) if s != seat and (seat == landlord or s == landlord)]
+    return int(min(counts_by_seat[s] for s in opponents))
 
 
 def _after(counts: Sequence[int], play: Play) -> list[int]:

@@ -240,10 +240,50 @@ class ShanghaiPolicy:
         counts = counts_of_hand(state_view.get("hand", []))
         if state_view["phase"] == "bid":
             return self._bid(counts, legal)
+        return self.choose_play(state_view, counts, legal)
+
+    def choose_play(
+        self, view: dict[str, Any], counts: list[int], legal: Sequence[Action]
+    ) -> Action:
+        """The play phase's choice, from the hand's counts by rank position (as ``choose``
+        makes them from the view's hand; a playout that keeps masks makes them faster)."""
         plays = [action for action in legal if isinstance(action, Play)]
         if not plays:
             return PASS if PASS in legal else legal[0]
-        return self._play(state_view, counts, plays, PASS in legal)
+        return self._play(view, counts, plays, PASS in legal)
+
+    def rank(self, state_view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
+        """Every legal action, the one ``choose`` picks first, then the plays and the pass from
+        the most to the least attractive by the same judgement (a bomb it would not spend now
+        after the pass)."""
+        if not legal:
+            raise ValueError("there are no legal actions to choose from")
+        first = self.choose(state_view, legal)
+        plays = [action for action in legal if isinstance(action, Play)]
+        scored: list[tuple[float, Action]] = []
+        if state_view["phase"] == "play" and plays:
+            counts = counts_of_hand(state_view.get("hand", []))
+            seat, landlord = state_view["seat"], state_view["landlord"]
+            danger = _danger(state_view)
+            last_bomb = state_view["bombs_left"][seat] == 1
+            table = state_view["table"]
+            if table is None:
+                partner_next = _partner_next(state_view)
+                scored = [
+                    (self._lead_score(play, counts, danger, last_bomb, partner_next), play)
+                    for play in plays
+                ]
+            else:
+                follows, held = self._follow_scores(state_view, counts, plays, danger)
+                partner = seat != landlord and table["seat"] != landlord
+                scored = [*follows, (-1.0 if partner else self._limit(state_view), PASS)]
+                scored += [(10.0 + score, play) for score, play in held]
+        ranked = [first]
+        for _, action in sorted(scored, key=lambda item: item[0]):
+            if action not in ranked and action in legal:
+                ranked.append(action)
+        ranked += [action for action in legal if action not in ranked]
+        return ranked
 
     def _bid(self, counts: list[int], legal: Sequence[Action]) -> Action:
         strength = hand_strength(counts)
@@ -263,54 +303,64 @@ class ShanghaiPolicy:
             if play.size == size:
                 return play  # out at once
         seat, landlord = view["seat"], view["landlord"]
-        hand_counts = view["hand_counts"]
-        opponents = [s for s in range(SEATS) if s != seat] if seat == landlord else [landlord]
-        danger = min(hand_counts[s] for s in opponents)
-        bombs_left = view["bombs_left"][seat]
-        last_bomb = bombs_left == 1
+        danger = _danger(view)
+        last_bomb = view["bombs_left"][seat] == 1
         table = view["table"]
         if table is None:
-            nxt = (seat + 1) % SEATS
-            partner_next = hand_counts[nxt] if seat != landlord and nxt != landlord else 0
+            partner_next = _partner_next(view)
             return min(
                 plays,
                 key=lambda play: self._lead_score(play, counts, danger, last_bomb, partner_next),
             )
         if seat != landlord and table["seat"] != landlord:
             return PASS  # a partner's play stands: let it run
+        follows, _ = self._follow_scores(view, counts, plays, danger)
+        if not follows:
+            return PASS
+        best_score, best = min(follows, key=lambda item: item[0])
+        if best_score > self._limit(view) and danger > DANGER and may_pass:
+            return PASS  # it would break the hand up for little
+        return best
+
+    def _limit(self, view: dict[str, Any]) -> float:
+        """How much an answer may cost the hand before the seat passes instead."""
+        seat, landlord = view["seat"], view["landlord"]
+        # The farmer just before the landlord is the last to stop its play coming back to it.
+        if seat == landlord:
+            return self.landlord_limit
+        if (seat + 1) % SEATS == landlord:
+            return self.last_farmer_limit
+        return self.pass_limit
+
+    def _follow_scores(
+        self, view: dict[str, Any], counts: list[int], plays: list[Play], danger: int
+    ) -> tuple[list[tuple[float, Play]], list[tuple[float, Play]]]:
+        """Each answer's score (0: it sheds one play's worth and spoils nothing), and apart
+        the bombs it would not spend now."""
+        size = sum(counts)
+        last_bomb = view["bombs_left"][view["seat"]] == 1
         before = hand_cost(counts)
-        best: Play | None = None
-        best_score = 0.0
+        follows: list[tuple[float, Play]] = []
+        held: list[tuple[float, Play]] = []
         for play in plays:
             combo = play.combo
             assert combo is not None
             left = hand_cost(_after(counts, play))
-            score = left + 1 - before  # 0: the play sheds one play's worth and spoils nothing
+            score = left + 1 - before
             if combo.is_bomb:
-                if left > 1.0 and danger > (self.last_bomb_danger if last_bomb else self.danger):
-                    continue
                 score += 0.5 + 0.05 * play.size + 0.001 * combo.rank  # the smallest bomb
                 if last_bomb:
                     score += 0.5
+                if left > 1.0 and danger > (self.last_bomb_danger if last_bomb else self.danger):
+                    held.append((score, play))
+                    continue
             else:
                 if combo.rank >= TWO and not combo.kind.is_chain and danger > DANGER and size > 8:
                     score += self.high_penalty  # a 2 or a joker on small stuff, early
                 if danger <= 2:
                     score -= 0.05 * combo.rank  # high, so that it holds
-            if best is None or score < best_score:
-                best, best_score = play, score
-        if best is None:
-            return PASS
-        # The farmer just before the landlord is the last to stop its play coming back to it.
-        if seat == landlord:
-            limit = self.landlord_limit
-        elif (seat + 1) % SEATS == landlord:
-            limit = self.last_farmer_limit
-        else:
-            limit = self.pass_limit
-        if best_score > limit and danger > DANGER and may_pass:
-            return PASS  # it would break the hand up for little
-        return best
+            follows.append((score, play))
+        return follows, held
 
     def _lead_score(
         self, play: Play, counts: list[int], danger: int, last_bomb: bool, partner_next: int
@@ -339,3 +389,18 @@ class ShanghaiPolicy:
 
     def __repr__(self) -> str:
         return "ShanghaiPolicy()"
+
+
+def _danger(view: dict[str, Any]) -> int:
+    """The fewest cards an opponent of the view's seat holds."""
+    seat, landlord = view["seat"], view["landlord"]
+    hand_counts = view["hand_counts"]
+    opponents = [s for s in range(SEATS) if s != seat] if seat == landlord else [landlord]
+    return int(min(hand_counts[s] for s in opponents))
+
+
+def _partner_next(view: dict[str, Any]) -> int:
+    """The cards of the next seat when it is the farmer's partner, else 0."""
+    seat, landlord = view["seat"], view["landlord"]
+    nxt = (seat + 1) % SEATS
+    return int(view["hand_counts"][nxt]) if seat != landlord and nxt != landlord else 0
