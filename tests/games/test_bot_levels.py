@@ -5,17 +5,22 @@ own bot."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.conf import settings
+from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games import selectors, services, thinking
 from games.bots import GreedyPolicy, SearchPolicy, SensiblePolicy, choose_for
 from games.bots.levels import LEVELS, policy_for
-from games.models import BotLevel, GameEvent, Room, Table
+from games.engines import engine_for
+from games.models import BotLevel, Game, GameEvent, Room, Table
+from games.rules import Phase
 from games.rules.gandengyan import GameState
 from games.rules.gandengyan.moves import move_from_json
 from tests.games.helpers import make_player, make_room, start_from_position
@@ -161,3 +166,37 @@ def test_staff_set_a_rooms_bots_in_the_admin(client: Client) -> None:
     assert "bot_budget_ms" in response.context["adminform"].form.errors
     room.refresh_from_db()
     assert room.bot_budget_ms == 150
+
+
+@pytest.mark.parametrize("game", ["gandengyan", "doudizhu", "shanghai"])
+def test_hard_bots_play_whole_games_in_a_thinking_process(game: str) -> None:
+    """A table of one player (who passes or plays the smallest, through the services) and hard
+    bots of each game, the bots' searches made in a thinking process, to the settlement."""
+    room = make_room(code=f"hard-{game}", base=1)
+    Room.objects.filter(pk=room.pk).update(game=game, bot_level="hard", bot_budget_ms=20)
+    room.refresh_from_db()
+    user = make_player("zhao")
+    table, _seat = services.table_play(user=user, room=room)
+    assert table.waiting_since is not None
+    later = table.waiting_since + timedelta(seconds=settings.BOT_FILL_SECONDS)
+    services.table_fill_with_bots(table=table, now=later)
+    game_row = Game.objects.get(table=table, status=Game.Status.PLAYING)
+    engine = engine_for(game)
+    with override_settings(THINKING_PROCESSES=1):
+        for _turn in range(400):
+            game_row.refresh_from_db()
+            if game_row.status != Game.Status.PLAYING:
+                break
+            state = selectors.game_state(game=game_row)
+            seat = state.to_move
+            if game_row.players.get(seat=seat).is_bot or state.phase is Phase.DEAL:
+                when = (game_row.turn_deadline or timezone.now()) + timedelta(seconds=0.01)
+                assert services.game_turn_due(game=game_row, now=when) is not None
+            else:
+                action = engine.timeout_action(state, seat)
+                services.game_act(game=game_row, seat=seat, action=engine.action_to_json(action))
+    thinking.shutdown()
+    game_row.refresh_from_db()
+    assert game_row.status == Game.Status.FINISHED
+    sources = set(GameEvent.objects.filter(game=game_row).values_list("source", flat=True))
+    assert GameEvent.Source.BOT in sources
