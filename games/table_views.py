@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from . import services
 from .forms import TableRulesForm
 from .frames import frame_context, render_frame, room_entry_refusal
-from .models import Room, Table
+from .models import BotLevel, Room, Table
 from .phrases import EMOTES, PHRASES
 from .presentation import presentation_for
 from .selectors import table_current_game, table_get_for_user
@@ -114,7 +114,12 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("games:table", table_id=table.pk)
     free = table.seats.filter(user__isnull=True, is_bot=False).count()
     rules = rules_phrases(table.room.game, table.play_rules)
-    return render(request, "games/table_join.html", {"table": table, "free": free, "rules": rules})
+    bots = BotLevel(table.play_bot_level).label
+    return render(
+        request,
+        "games/table_join.html",
+        {"table": table, "free": free, "rules": rules, "bots": bots},
+    )
 
 
 @require_POST

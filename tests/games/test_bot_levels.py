@@ -124,6 +124,12 @@ def test_the_host_chooses_the_bots_on_the_room_page(client: Client) -> None:
     assert response.status_code == 302
     table = Table.objects.get(room=room, created_by=user)
     assert table.bot_level == "easy" and table.is_private
+    friend = make_player("qian", coins=500_000)
+    client.force_login(friend)
+    invitation = client.get(
+        reverse("games:table_join", args=[table.invite_code]), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    ).content.decode()
+    assert 'data-bot-level="easy">简单<' in invitation
 
 
 def test_a_bad_level_from_the_room_page_shows_the_form_again(client: Client) -> None:
