@@ -11,12 +11,20 @@ How it chooses, in plain words (``docs/bots.md`` tells it at more length, with i
   deck less its own hand and every card played) at random into the other hands, as many as each
   holds, and the rest into the stock, in a random order (``sample_world``): a whole ``GameState``
   that agrees with everything its seat has seen, built with the view's house rules.
+* **Worlds that agree with the others' moves.** Within a round nobody draws, so a world also
+  tells what each other seat held at each of its moves this round (its hand now and what it
+  played since). Of up to ``consistent_tries`` worlds it keeps the first in which a sensible bot
+  with those hands would have made every one of those moves (passes included), or else the one
+  that agrees with most: a seat that passed on a single it could have beaten cheaply is seldom
+  dealt that single. The real hidden cards of a game among sensible bots always agree.
 * **Playouts.** In each world, each candidate is played, then the game is played out to its end
-  by sensible bots in every seat (its own included), each seeing only its own hand. The result
-  is what the game pays its seat (``settle``), in units of ``base × multiplier so far``.
+  by sensible bots in every seat (its own included), each judging from its own hand and the cards
+  it has not seen. The result is what the game pays its seat (``settle``), in units of
+  ``base × multiplier so far``, plus ``win_bonus`` when its seat goes out first: a win is worth
+  more than its payment, so that it plays to win the game, not only to make the others pay.
 * **The choice.** Every candidate is played out in the same worlds, so their results differ only
   by the move; after as many worlds as the budget allows, it takes the candidate with the best
-  average payment. The sensible choice keeps its place unless another does better in the same
+  average result. The sensible choice keeps its place unless another does better in the same
   worlds by more than a margin (``margin``) and by more than ``confidence`` standard errors of
   the worlds' differences, which keeps noise from overturning it.
 
@@ -58,7 +66,9 @@ from .sensible import KNOWN_MASKS, SensiblePolicy
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
+    "DEFAULT_CONSISTENT_TRIES",
     "DEFAULT_ITERATIONS",
+    "DEFAULT_WIN_BONUS",
     "SearchPolicy",
     "sample_world",
     "unseen_cards",
@@ -68,6 +78,12 @@ __all__ = [
 DEFAULT_BUDGET_MS = 120.0
 #: The most playouts per move, by default.
 DEFAULT_ITERATIONS = 160
+#: What going out first adds to a playout's result, by default (in payments of base × the
+#: multiplier so far: a win is worth about ten cards more than its payment).
+DEFAULT_WIN_BONUS = 10.0
+#: How many worlds it samples, at most, to find one that agrees with the others' moves of the
+#: current round, by default.
+DEFAULT_CONSISTENT_TRIES = 8
 
 _BIT_BY_TEXT: dict[str, int] = {str(card): card.bit for card in CARDS}
 _TEXT: tuple[str, ...] = tuple(str(card) for card in CARDS)
@@ -226,7 +242,9 @@ class SearchPolicy:
     time (None: no time limit, for fully reproducible runs); ``candidates`` is how many of the
     sensible bot's best moves it weighs; ``margin`` how much better (in payments of
     ``base × multiplier``, per game) another move must do to displace the sensible choice, and
-    ``confidence`` by how many standard errors.
+    ``confidence`` by how many standard errors; ``win_bonus`` what going out first adds to a
+    playout's result; ``consistent_tries`` how many worlds it samples, at most, for one that
+    agrees with the others' moves of the round (1: any world).
     """
 
     name = "search"
@@ -240,8 +258,8 @@ class SearchPolicy:
         candidates: int = 4,
         margin: float = 0.05,
         confidence: float = 1.0,
-        win_bonus: float = 0.0,
-        consistent_tries: int = 1,
+        win_bonus: float = DEFAULT_WIN_BONUS,
+        consistent_tries: int = DEFAULT_CONSISTENT_TRIES,
     ) -> None:
         if iterations < 1:
             raise ValueError("the search needs at least one playout")
