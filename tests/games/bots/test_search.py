@@ -30,7 +30,7 @@ from games.bots.search import (
 from games.bots.sensible import ALT_WEIGHTS
 from games.rules.cards import CARDS, DECK_MASK
 from games.rules.gandengyan import GameState, parse_move
-from games.rules.gandengyan.moves import Move
+from games.rules.gandengyan.moves import Move, Play
 from games.rules.gandengyan.options import GandengyanRules
 from tests.games.bots.test_legality import random_position
 
@@ -323,6 +323,11 @@ def test_playout_reports_the_payment_and_the_winner() -> None:
 # Worlds that agree with the others' moves --------------------------------------------------------
 
 
+def _cards(move: Move) -> int | None:
+    """A play's cards (whatever the meaning it is given), None for a pass."""
+    return move.mask if isinstance(move, Play) else None
+
+
 def _sensible_would_repeat(world: GameState, view: dict[str, Any], seat: int) -> bool:
     """Whether sensible bots holding ``world``'s hands (as they were when the round began) make
     the round's moves the view shows, each judged from the engine's own view of that moment."""
@@ -338,9 +343,7 @@ def _sensible_would_repeat(world: GameState, view: dict[str, Any], seat: int) ->
         move = parse_move(action.get("play") or "pass")
         if action["seat"] != seat:
             choice = SensiblePolicy().choose(state.view_for(action["seat"]), state.legal_moves())
-            if isinstance(choice, type(move)) is False or getattr(choice, "mask", 0) != getattr(
-                move, "mask", 0
-            ):
+            if _cards(choice) != _cards(move):
                 return False
         state = state.apply(action["seat"], move)
     return True
