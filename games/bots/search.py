@@ -11,12 +11,20 @@ How it chooses, in plain words (``docs/bots.md`` tells it at more length, with i
   deck less its own hand and every card played) at random into the other hands, as many as each
   holds, and the rest into the stock, in a random order (``sample_world``): a whole ``GameState``
   that agrees with everything its seat has seen, built with the view's house rules.
+* **Worlds that agree with the others' moves.** Within a round nobody draws, so a world also
+  tells what each other seat held at each of its moves this round (its hand now and what it
+  played since). Of up to ``consistent_tries`` worlds it keeps the first in which a sensible bot
+  with those hands would have made every one of those moves (passes included), or else the one
+  that agrees with most: a seat that passed on a single it could have beaten cheaply is seldom
+  dealt that single. The real hidden cards of a game among sensible bots always agree.
 * **Playouts.** In each world, each candidate is played, then the game is played out to its end
-  by sensible bots in every seat (its own included), each seeing only its own hand. The result
-  is what the game pays its seat (``settle``), in units of ``base × multiplier so far``.
+  by sensible bots in every seat (its own included), each judging from its own hand and the cards
+  it has not seen. The result is what the game pays its seat (``settle``), in units of
+  ``base × multiplier so far``, plus ``win_bonus`` when its seat goes out first: a win is worth
+  more than its payment, so that it plays to win the game, not only to make the others pay.
 * **The choice.** Every candidate is played out in the same worlds, so their results differ only
   by the move; after as many worlds as the budget allows, it takes the candidate with the best
-  average payment. The sensible choice keeps its place unless another does better in the same
+  average result. The sensible choice keeps its place unless another does better in the same
   worlds by more than a margin (``margin``) and by more than ``confidence`` standard errors of
   the worlds' differences, which keeps noise from overturning it.
 
@@ -38,6 +46,7 @@ It sees only its seat's view (``state.view_for(seat)``) and the legal moves, nev
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -45,6 +54,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.cards import CARDS, DECK_MASK
+from games.rules.errors import IllegalMoveError
 from games.rules.gandengyan import GameState
 from games.rules.gandengyan.game import TablePlay
 from games.rules.gandengyan.moves import Move, Play, move_from_json
@@ -52,11 +62,13 @@ from games.rules.gandengyan.options import GandengyanRules
 from games.rules.gandengyan.settlement import settle
 from games.rules.history import LogNode
 
-from .sensible import SensiblePolicy
+from .sensible import KNOWN_MASKS, SensiblePolicy
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
+    "DEFAULT_CONSISTENT_TRIES",
     "DEFAULT_ITERATIONS",
+    "DEFAULT_WIN_BONUS",
     "SearchPolicy",
     "sample_world",
     "unseen_cards",
@@ -66,6 +78,12 @@ __all__ = [
 DEFAULT_BUDGET_MS = 120.0
 #: The most playouts per move, by default.
 DEFAULT_ITERATIONS = 160
+#: What going out first adds to a playout's result, by default (in payments of base × the
+#: multiplier so far: a win is worth about ten cards more than its payment).
+DEFAULT_WIN_BONUS = 10.0
+#: How many worlds it samples, at most, to find one that agrees with the others' moves of the
+#: current round, by default.
+DEFAULT_CONSISTENT_TRIES = 8
 
 _BIT_BY_TEXT: dict[str, int] = {str(card): card.bit for card in CARDS}
 _TEXT: tuple[str, ...] = tuple(str(card) for card in CARDS)
@@ -104,6 +122,9 @@ class _Known:
         "multiplier",
         "passes",
         "plays_made",
+        "round",
+        "round_log",
+        "round_played",
         "round_start",
         "rules",
         "seat",
@@ -125,16 +146,31 @@ class _Known:
         plays_made = [0] * len(self.counts)
         log: LogNode[Move] | None = None
         last_play: tuple[int, Move] | None = None
-        for action in history:
+        self.round_start = int(view.get("round_start") or 0)
+        self.round_log = None if self.round_start else log
+        #: The current round's actions, oldest first: (seat, move, index in the history).
+        self.round: list[tuple[int, Move, int]] = []
+        #: The cards played before each of them.
+        self.round_played: list[int] = []
+        played = 0
+        for index, action in enumerate(history):
             seat = int(action["seat"])
             move = move_from_json({k: v for k, v in action.items() if k != "seat"})
+            if index == self.round_start:
+                self.round_log = log
+            if index >= self.round_start:
+                self.round.append((seat, move, index))
+                self.round_played.append(played)
+            if isinstance(move, Play):
+                played |= move.mask
             log = (log, seat, move)
             if isinstance(move, Play):
                 plays_made[seat] += 1
                 last_play = (seat, move)
         self.log = log
         self.log_length = len(history)
-        self.round_start = int(view.get("round_start") or 0)
+        if self.round_start > len(history):  # a view without its history
+            self.round, self.round_played = [], []
         self.plays_made = tuple(plays_made)
         table = view.get("table")
         self.table: TablePlay | None = None
@@ -206,7 +242,9 @@ class SearchPolicy:
     time (None: no time limit, for fully reproducible runs); ``candidates`` is how many of the
     sensible bot's best moves it weighs; ``margin`` how much better (in payments of
     ``base × multiplier``, per game) another move must do to displace the sensible choice, and
-    ``confidence`` by how many standard errors.
+    ``confidence`` by how many standard errors; ``win_bonus`` what going out first adds to a
+    playout's result; ``consistent_tries`` how many worlds it samples, at most, for one that
+    agrees with the others' moves of the round (1: any world).
     """
 
     name = "search"
@@ -220,6 +258,8 @@ class SearchPolicy:
         candidates: int = 4,
         margin: float = 0.05,
         confidence: float = 1.0,
+        win_bonus: float = DEFAULT_WIN_BONUS,
+        consistent_tries: int = DEFAULT_CONSISTENT_TRIES,
     ) -> None:
         if iterations < 1:
             raise ValueError("the search needs at least one playout")
@@ -229,6 +269,8 @@ class SearchPolicy:
         self.candidates = candidates
         self.margin = margin
         self.confidence = confidence
+        self.win_bonus = win_bonus
+        self.consistent_tries = consistent_tries
         self.judge = SensiblePolicy()
         #: Playouts made in the last choice (0 when it answered at once).
         self.last_playouts = 0
@@ -255,23 +297,42 @@ class SearchPolicy:
         seat = known.seat
         scale = known.multiplier
         clock = time.perf_counter
+        bonus = self.win_bonus
         while (len(rows) + 1) * len(ranked) <= self.iterations:
             if deadline is not None and rows:
                 # Start a world only when there is time to finish it, at the pace so far.
                 per_world = (clock() - searching) / len(rows)
                 if clock() + per_world > deadline:
                     break
-            world = sample_world(state_view, rng, known)
+            world = self._sample(state_view, rng, known)
             row = []
             for move in ranked:
                 if deadline is not None and clock() > deadline:
                     break
-                row.append(_playout(world.apply(seat, move), seat, self.judge) / scale)
+                paid, won = _playout(world.apply(seat, move), seat, self.judge)
+                row.append(paid / scale + (bonus if won else 0.0))
             if len(row) < len(ranked):
                 break  # out of time: the unfinished world does not count
             rows.append(row)
             self.last_playouts = len(rows) * len(ranked)
         return ranked[self._pick(rows)]
+
+    def _sample(self, view: dict[str, Any], rng: random.Random, known: _Known) -> GameState:
+        """A world, preferring one in which the others' moves of this round are the ones a
+        sensible bot would have made with the hands it gives them (of ``consistent_tries``
+        sampled, the first that agrees with all of them, else the one that agrees with most)."""
+        world = sample_world(view, rng, known)
+        if self.consistent_tries <= 1 or not any(s != known.seat for s, _, _ in known.round):
+            return world
+        best, best_misses = world, _disagreements(world, known, self.judge)
+        for _ in range(self.consistent_tries - 1):
+            if not best_misses:
+                break
+            world = sample_world(view, rng, known)
+            misses = _disagreements(world, known, self.judge)
+            if misses < best_misses:
+                best, best_misses = world, misses
+        return best
 
     def _pick(self, rows: list[list[float]]) -> int:
         """The candidate to play: the sensible choice (0) unless another did better in the same
@@ -297,22 +358,27 @@ class SearchPolicy:
         )
 
 
-def _lean_view(state: GameState, seat: int, rules: dict[str, Any] | None) -> dict[str, Any]:
-    """The part of ``state.view_for(seat, history=False)`` that the sensible bot reads, built
-    without the rest (a playout asks for thousands)."""
+def _lean_view(state: GameState, seat: int, unseen: int) -> dict[str, Any]:
+    """What the sensible bot reads of ``state.view_for(seat)``, built without the rest (a
+    playout asks for thousands): the hand, the cards ``seat`` has not seen (``unseen``) and the
+    rules come worked out already (``KNOWN_MASKS``)."""
     table = state.table
+    hands = state.hands
     return {
         "seat": seat,
-        "hand": [_TEXT[i] for i in _indexes(state.hands[seat])],
-        "hand_counts": [hand.bit_count() for hand in state.hands],
+        "hand_counts": [hand.bit_count() for hand in hands],
         "stock": len(state.stock) - state.stock_position,
-        "rules": rules,
         "table": None
         if table is None
-        else {"seat": table.seat, "cards": " ".join(_TEXT[i] for i in _indexes(table.play.mask))},
+        else {"seat": table.seat, "cards": _cards_text(table.play.mask)},
         "passes": state.passes,
-        "history": (),
+        KNOWN_MASKS: (hands[seat], unseen, state.rules),
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_text(mask: int) -> str:
+    return " ".join(_TEXT[i] for i in _indexes(mask))
 
 
 def _indexes(mask: int) -> list[int]:
@@ -324,21 +390,80 @@ def _indexes(mask: int) -> list[int]:
     return out
 
 
-def _playout(state: GameState, seat: int, policy: SensiblePolicy) -> float:
-    """Play ``state`` out with ``policy`` in every seat; what the end pays ``seat`` at base 1."""
-    rules = state.rules.to_dict() or None
+def _disagreements(world: GameState, known: _Known, judge: SensiblePolicy) -> int:
+    """How many of the others' moves of this round ``judge`` would not have made with the
+    hands ``world`` gives them (each hand then was its hand now and what it played since)."""
+    if not known.round:
+        return 0
+    hands = list(world.hands)
+    for seat, move, _ in known.round:
+        if isinstance(move, Play):
+            hands[seat] |= move.mask
+    fields = (
+        known.rules,
+        known.dealer,
+        tuple(hands),
+        tuple(hands),
+        world.stock,
+        0,
+        known.round[0][0],
+        None,
+        0,
+        known.multiplier,
+        known.plays_made,
+        None,
+        known.round_log,
+        known.round_start,
+        known.round_start,
+    )
+    state = GameState._make(fields)
+    misses = 0
+    for (seat, move, _), played in zip(known.round, known.round_played, strict=True):
+        if seat != known.seat:
+            legal = state.legal_moves()
+            if len(legal) > 1:
+                unseen = DECK_MASK & ~state.hands[seat] & ~played
+                choice = judge.choose(_lean_view(state, seat, unseen), legal)
+                if isinstance(choice, Play) != isinstance(move, Play) or (
+                    isinstance(choice, Play) and isinstance(move, Play) and choice.mask != move.mask
+                ):
+                    misses += 1
+        try:
+            state = state.apply(seat, move)
+        except IllegalMoveError:  # cannot happen in a world of a real game
+            return misses + len(known.round)
+    return misses
+
+
+def _playout(state: GameState, seat: int, policy: SensiblePolicy) -> tuple[float, bool]:
+    """Play ``state`` out with ``policy`` in every seat: what the end pays ``seat`` at base 1,
+    and whether ``seat`` went out first.
+
+    Each seat judges as from its own view with the history: the cards it has not seen are the
+    others' hands and the stock (in a world of a whole deck, everything else has been played).
+    """
+    stock = state.stock
+    left_in_stock = [0] * (len(stock) + 1)  # the cards from each stock position on
+    for position in range(len(stock) - 1, -1, -1):
+        left_in_stock[position] = left_in_stock[position + 1] | (1 << stock[position])
     for _ in range(_MAX_ACTIONS):
         mover = state.to_move
         if mover is None:
             break
         legal = state.legal_moves()
         if not legal:  # no world of a real game gets here; a made-up one might
-            return 0.0
+            return 0.0, False
         if len(legal) == 1:
             move = legal[0]
         else:
-            move = policy.choose(_lean_view(state, mover, rules), legal)
+            hands = state.hands
+            others = 0
+            for other, hand in enumerate(hands):
+                if other != mover:
+                    others |= hand
+            unseen = others | left_in_stock[state.stock_position]
+            move = policy.choose(_lean_view(state, mover, unseen), legal)
         state = state.apply(mover, move)
     else:
-        return 0.0
-    return float(settle(state, base=1).payments[seat])
+        return 0.0, False
+    return float(settle(state, base=1).payments[seat]), state.winner == seat

@@ -78,7 +78,14 @@ from games.rules.gandengyan.combos import (
 from games.rules.gandengyan.moves import PASS, Move, Play
 from games.rules.gandengyan.options import GandengyanRules
 
-__all__ = ["ALT_WEIGHTS", "DEFAULT_WEIGHTS", "SensiblePolicy", "Weights", "clear_caches"]
+__all__ = [
+    "ALT_WEIGHTS",
+    "DEFAULT_WEIGHTS",
+    "KNOWN_MASKS",
+    "SensiblePolicy",
+    "Weights",
+    "clear_caches",
+]
 
 _NATURAL = (1 << 52) - 1
 _TWO = RANK_POSITION[Rank.TWO]  # 12; the 3 is 0 and the A is 11
@@ -342,6 +349,12 @@ ALT_WEIGHTS = Weights(
 )
 
 
+#: A view may carry, under this key, (its hand, the cards it has not seen, the house rules)
+#: as masks and rules already worked out: the search's playouts build thousands of views, and
+#: this spares each the reading of card texts and of the history. The play is the same.
+KNOWN_MASKS = "known_masks"
+
+
 class _Seen:
     """What the view tells: our hand and the cards nobody has shown yet."""
 
@@ -359,22 +372,27 @@ class _Seen:
     )
 
     def __init__(self, view: dict[str, Any]) -> None:
-        bits = _BIT_BY_TEXT
-        hand = 0
-        for text in view.get("hand") or ():
-            hand |= bits[text]
-        played = 0
-        for action in view.get("history") or ():
-            cards = action.get("play")
-            if cards:
-                for text in cards.split():
-                    played |= bits[text]
-        unseen = DECK_MASK & ~hand & ~played
+        known: tuple[int, int, GandengyanRules] | None = view.get(KNOWN_MASKS)
+        if known is not None:  # a search's playout: the same facts, worked out already
+            hand, unseen, rules = known
+        else:
+            bits = _BIT_BY_TEXT
+            hand = 0
+            for text in view.get("hand") or ():
+                hand |= bits[text]
+            played = 0
+            for action in view.get("history") or ():
+                cards = action.get("play")
+                if cards:
+                    for text in cards.split():
+                        played |= bits[text]
+            unseen = DECK_MASK & ~hand & ~played
+            # The house rules the view states (``{}``, or none at all, is the standard game).
+            rules = GandengyanRules.from_dict(view.get("rules") or None)
         seat = view.get("seat")
         counts = view.get("hand_counts") or []
         self.hand = hand
-        # The house rules the view states (``{}``, or none at all, is the standard game).
-        self.rules = GandengyanRules.from_dict(view.get("rules") or None)
+        self.rules = rules
         self.shape = _shape(self.rules)
         self.opponents = {s: n for s, n in enumerate(counts) if s != seat}
         self.stock = int(view.get("stock") or 0)

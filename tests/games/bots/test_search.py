@@ -19,11 +19,18 @@ from games.bots import (
     choose_for,
     make_policy,
 )
-from games.bots.search import sample_world, unseen_cards
+from games.bots.search import (
+    _disagreements,
+    _Known,
+    _lean_view,
+    _playout,
+    sample_world,
+    unseen_cards,
+)
 from games.bots.sensible import ALT_WEIGHTS
 from games.rules.cards import CARDS, DECK_MASK
 from games.rules.gandengyan import GameState, parse_move
-from games.rules.gandengyan.moves import Move
+from games.rules.gandengyan.moves import Move, Play
 from games.rules.gandengyan.options import GandengyanRules
 from tests.games.bots.test_legality import random_position
 
@@ -278,3 +285,113 @@ def test_rank_puts_the_sensible_choice_first_and_lists_every_move() -> None:
         ranked = policy.rank(view, legal)
         assert ranked[0] == policy.choose(view, legal)
         assert sorted(map(str, ranked)) == sorted(map(str, legal)) and len(ranked) == len(legal)
+
+
+# The playouts' views ----------------------------------------------------------------------------
+
+
+def test_playout_views_lead_the_sensible_bot_to_its_own_choices() -> None:
+    """A playout's lean view (masks worked out once, no history) gets the same move from the
+    sensible bot as the seat's whole view does, at every position of whole games."""
+    policy = SensiblePolicy()
+    checked = 0
+    for seed in (1, 2, 3):
+        for state in mid_game_states(seed, every=1):
+            seat = state.to_move
+            assert seat is not None
+            legal = state.legal_moves()
+            others = 0
+            for s, hand in enumerate(state.hands):
+                if s != seat:
+                    others |= hand
+            unseen = others | sum(1 << i for i in state.stock[state.stock_position :])
+            lean = _lean_view(state, seat, unseen)
+            assert policy.choose(lean, legal) == policy.choose(state.view_for(seat), legal)
+            assert policy.rank(lean, legal) == policy.rank(state.view_for(seat), legal)
+            checked += 1
+    assert checked > 60
+
+
+def test_playout_reports_the_payment_and_the_winner() -> None:
+    state = GameState.from_position(["3s 9h", "Qs Kd", "5s 6c"], stock="", dealer=0)
+    for seat in range(3):
+        paid, won = _playout(state, seat, SensiblePolicy())
+        assert won == (paid > 0)
+    assert sum(_playout(state, seat, SensiblePolicy())[1] for seat in range(3)) == 1
+
+
+# Worlds that agree with the others' moves --------------------------------------------------------
+
+
+def _cards(move: Move) -> int | None:
+    """A play's cards (whatever the meaning it is given), None for a pass."""
+    return move.mask if isinstance(move, Play) else None
+
+
+def _sensible_would_repeat(world: GameState, view: dict[str, Any], seat: int) -> bool:
+    """Whether sensible bots holding ``world``'s hands (as they were when the round began) make
+    the round's moves the view shows, each judged from the engine's own view of that moment."""
+    round_actions = view["history"][view["round_start"] :]
+    hands = list(world.hands)
+    for action in round_actions:
+        if "play" in action:
+            hands[action["seat"]] |= parse_move(action["play"]).mask
+    texts = [" ".join(str(c) for c in CARDS if hand & c.bit) for hand in hands]
+    stock = " ".join(str(CARDS[i]) for i in world.stock[world.stock_position :])
+    state = GameState.from_position(texts, stock=stock, dealer=round_actions[0]["seat"])
+    for action in round_actions:
+        move = parse_move(action.get("play") or "pass")
+        if action["seat"] != seat:
+            choice = SensiblePolicy().choose(state.view_for(action["seat"]), state.legal_moves())
+            if _cards(choice) != _cards(move):
+                return False
+        state = state.apply(action["seat"], move)
+    return True
+
+
+def test_consistent_worlds_never_give_a_seat_a_hand_it_showed_it_lacks() -> None:
+    """Seat 1, a sensible bot, passed on a lone 3: it holds no single it would have played on
+    it. Every world the consistent sampler deals gives it such a hand."""
+    hands = ["3s 8c 8d", "4h 9s Tc Jd 5c", "6d 6h Ks Kd Qc"]
+    state = GameState.from_position(hands, stock="2s 7s 7h Ah", dealer=0)
+    state = state.apply(0, parse_move("3s")).apply(1, parse_move("pass"))
+    assert state.to_move == 2
+    view = state.view_for(2)
+    known = _Known(view)
+    bot = SearchPolicy(4, budget_ms=None, consistent_tries=200)
+    rng = random.Random(7)
+    plain = [sample_world(view, rng, known) for _ in range(200)]
+    assert not all(_sensible_would_repeat(world, view, 2) for world in plain)
+    for _ in range(30):
+        world = bot._sample(view, rng, known)
+        assert world.view_for(2) == view
+        assert _sensible_would_repeat(world, view, 2)
+        assert _disagreements(world, known, bot.judge) == 0
+
+
+def test_the_true_world_always_agrees_with_the_others_moves() -> None:
+    """In sensible games, the real hidden cards agree with every move of the round, so the
+    sampler's preference never rules the truth out."""
+    checked = 0
+    for seed in (1, 2):
+        for state in mid_game_states(seed, every=1):
+            seat = state.to_move
+            assert seat is not None
+            view = state.view_for(seat)
+            known = _Known(view)
+            truth = state._replace(stock=state.stock[state.stock_position :], stock_position=0)
+            assert _disagreements(truth, known, SensiblePolicy()) == 0
+            checked += bool(known.round)
+    assert checked > 30
+
+
+def test_deterministic_with_every_option() -> None:
+    states = [s for s in mid_game_states(4, every=6)]
+
+    def bot() -> SearchPolicy:
+        return SearchPolicy(5, budget_ms=None, iterations=12, win_bonus=5.0, consistent_tries=6)
+
+    first, second = bot(), bot()
+    assert [first.choose(s.view_for(s.to_move), s.legal_moves()) for s in states] == [
+        second.choose(s.view_for(s.to_move), s.legal_moves()) for s in states
+    ]
