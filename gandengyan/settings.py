@@ -218,8 +218,12 @@ GAME_PRESENTATIONS = {
 }
 
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
-# The garbage collector's thresholds in a worker (games.heap): "" keeps Python's (700, 10, 10).
-GC_THRESHOLDS: list[int] = [int(n) for n in env.list("GC_THRESHOLDS", default=[])]
+# The garbage collector's thresholds in a worker (games.heap, docs/performance.md decision 20):
+# young collections after 50,000 new objects instead of 700, so that what a message makes dies
+# by its count before a collection promotes it. "" keeps Python's (700, 10, 10).
+GC_THRESHOLDS: list[int] = [
+    int(n) for n in env.list("GC_THRESHOLDS", default=["50000", "20", "1000"]) if n
+]
 # Bots' choices and the Hint button's are made in this many processes of their own per process
 # that asks (games.thinking); 0: in the asking thread.
 THINKING_PROCESSES = env.int("THINKING_PROCESSES", default=1)
