@@ -52,6 +52,7 @@ __all__ = [
     "SearchOutcome",
     "cautious_pick",
     "determinized_search",
+    "mask_indexes",
     "view_seed",
 ]
 
@@ -261,3 +262,14 @@ class DeterminizedPolicy(Generic[ActionT, WorldT, EndT]):
             f"DeterminizedPolicy({self.name!r}, seed={self.seed}, budget_ms={self.budget_ms}, "
             f"iterations={self.iterations})"
         )
+
+
+def mask_indexes(mask: int) -> list[int]:
+    """The indexes of the bits set in ``mask``, lowest first: a hand's cards, for the
+    playouts' lean views."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

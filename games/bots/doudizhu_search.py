@@ -36,7 +36,7 @@ from games.rules.doudizhu.moves import Action, Pass, Play, Show, action_from_jso
 from games.rules.doudizhu.options import STANDARD
 from games.rules.doudizhu.settlement import settle
 
-from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy
+from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy, mask_indexes
 from .doudizhu import DoudizhuPolicy
 
 __all__ = [
@@ -58,15 +58,6 @@ def _mask(texts: Sequence[str] | str) -> int:
     for card in parse_cards(" ".join(texts)):
         mask |= card.bit
     return mask
-
-
-def _indexes(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class DoudizhuWorlds:
@@ -104,7 +95,7 @@ class DoudizhuWorlds:
         )
         if any(n < 0 for n in self.missing) or sum(self.missing) > self.hidden.bit_count():
             raise ValueError("the view's card counts do not agree with the cards it shows")
-        self._hidden_indexes = _indexes(self.hidden)
+        self._hidden_indexes = mask_indexes(self.hidden)
         table = view.get("table")
         self.table = (
             None

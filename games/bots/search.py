@@ -62,6 +62,7 @@ from games.rules.gandengyan.options import GandengyanRules
 from games.rules.gandengyan.settlement import settle
 from games.rules.history import LogNode
 
+from .determinized import mask_indexes
 from .sensible import KNOWN_MASKS, SensiblePolicy
 
 __all__ = [
@@ -378,16 +379,7 @@ def _lean_view(state: GameState, seat: int, unseen: int) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=4096)
 def _cards_text(mask: int) -> str:
-    return " ".join(_TEXT[i] for i in _indexes(mask))
-
-
-def _indexes(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return " ".join(_TEXT[i] for i in mask_indexes(mask))
 
 
 def _disagreements(world: GameState, known: _Known, judge: SensiblePolicy) -> int:

@@ -37,7 +37,7 @@ from games.rules.shanghai.moves import Action, Pass, Play
 from games.rules.shanghai.options import STANDARD
 from games.rules.shanghai.settlement import settle
 
-from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy
+from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy, mask_indexes
 from .shanghai import ShanghaiPolicy
 
 __all__ = [
@@ -61,15 +61,6 @@ def _mask(texts: Sequence[str] | str) -> int:
     for card in parse_cards(" ".join(texts)):
         mask |= card.bit
     return mask
-
-
-def _indexes(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class ShanghaiWorlds:
@@ -106,7 +97,7 @@ class ShanghaiWorlds:
         )
         if any(n < 0 for n in self.missing) or sum(self.missing) > self.hidden.bit_count():
             raise ValueError("the view's card counts do not agree with the cards it shows")
-        self._hidden_indexes = _indexes(self.hidden)
+        self._hidden_indexes = mask_indexes(self.hidden)
         table = view.get("table")
         self.table = (
             None
