@@ -296,7 +296,7 @@ def due_move(read: GameRead, *, now: datetime) -> MovePlan | None:
         return seat_move(
             read,
             seat=seat,
-            action=_table_bot_choice(read),
+            action=_table_bot_choice(read, now=now),
             now=now,
             source=GameEvent.Source.BOT,
         )
@@ -343,7 +343,7 @@ def bot_move(read: GameRead, *, now: datetime) -> MovePlan | None:
     return seat_move(
         read,
         seat=seat,
-        action=_table_bot_choice(read),
+        action=_table_bot_choice(read, now=now),
         now=now,
         source=GameEvent.Source.BOT,
     )
@@ -367,15 +367,35 @@ def _bot_choice(engine: Engine, state: Any) -> dict[str, Any]:
     return engine.action_to_json(thinking.choose(engine, state))
 
 
-def _table_bot_choice(read: GameRead) -> dict[str, Any]:
+def _table_bot_choice(read: GameRead, *, now: datetime) -> dict[str, Any]:
     """The action of the bot to move, of the table's level (the engine's ``bot_policy``), from its
     seat's view only. The search of the hard level is seeded by the game, so that its worlds
-    differ from game to game. It thinks in a thinking process (``games.thinking``)."""
+    differ from game to game, and thinks for the room's time, less when its turn is already late
+    (``bot_level_in_time``). It thinks in a thinking process (``games.thinking``)."""
     table = read.game.table
-    policy = read.engine.bot_policy(
-        table.play_bot_level, seed=read.game.pk or 0, budget_ms=float(table.room.bot_budget_ms)
+    late = (
+        0.0 if read.game.turn_deadline is None else (now - read.game.turn_deadline).total_seconds()
     )
+    level, budget_ms = bot_level_in_time(table.play_bot_level, table.room.bot_budget_ms, late=late)
+    policy = read.engine.bot_policy(level, seed=read.game.pk or 0, budget_ms=budget_ms)
     return read.engine.action_to_json(thinking.choose(read.engine, read.state, policy))
+
+
+#: A hard bot whose turn is this many seconds late thinks for ``LATE_BOT_BUDGET_MS`` only, and
+#: past the second figure plays at the normal level: when the server is behind (its runner
+#: has more bots to move than it can think for), a prompt move is worth more than a deep one.
+LATE_BOT_SECONDS = (0.5, 2.0)
+LATE_BOT_BUDGET_MS = 20.0
+
+
+def bot_level_in_time(level: str, budget_ms: float, *, late: float) -> tuple[str, float]:
+    """The level and time per move of a bot of ``level`` (with ``budget_ms`` to think) whose
+    turn came ``late`` seconds after its deadline."""
+    if level != "hard" or late <= LATE_BOT_SECONDS[0]:
+        return level, float(budget_ms)
+    if late <= LATE_BOT_SECONDS[1]:
+        return level, min(float(budget_ms), LATE_BOT_BUDGET_MS)
+    return "normal", float(budget_ms)
 
 
 # 再来一局 ----------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from accounts.models import User
 from games import selectors, services, thinking
 from games.bots import GreedyPolicy, SearchPolicy, SensiblePolicy, choose_for
 from games.bots.levels import LEVELS, policy_for
+from games.decisions import bot_level_in_time
 from games.engines import engine_for
 from games.models import BotLevel, Game, GameEvent, Room, Table
 from games.rules import Phase
@@ -206,3 +207,30 @@ def test_hard_bots_play_whole_games_in_a_thinking_process(game: str) -> None:
     assert game_row.status == Game.Status.FINISHED
     sources = set(GameEvent.objects.filter(game=game_row).values_list("source", flat=True))
     assert GameEvent.Source.BOT in sources
+
+
+def test_a_late_hard_bot_thinks_less_then_plays_as_the_normal_one() -> None:
+    assert bot_level_in_time("hard", 150, late=-1.0) == ("hard", 150.0)
+    assert bot_level_in_time("hard", 150, late=0.5) == ("hard", 150.0)
+    assert bot_level_in_time("hard", 150, late=1.0) == ("hard", 20.0)
+    assert bot_level_in_time("hard", 10, late=1.0) == ("hard", 10.0)
+    assert bot_level_in_time("hard", 150, late=2.5) == ("normal", 150.0)
+    assert bot_level_in_time("easy", 150, late=9.0) == ("easy", 150.0)
+    assert bot_level_in_time("normal", 150, late=9.0) == ("normal", 150.0)
+
+
+def test_a_hard_bot_whose_turn_is_long_overdue_plays_the_sensible_move() -> None:
+    room = make_room(code="lvl-late")
+    room.bot_level = "hard"
+    room.save()
+    user = make_player("zhao")
+    table = Table.objects.create(room=room)
+    game = start_from_position(
+        table=table, players=[user, None, None], hands=HANDS, stock="", dealer=1
+    )
+    game.turn_deadline = timezone.now()
+    game.save(update_fields=["turn_deadline"])
+    event = services.game_turn_due(game=game, now=game.turn_deadline + timedelta(seconds=5))
+    assert event is not None and event.source == GameEvent.Source.BOT
+    state = GameState.from_position(HANDS, stock="", dealer=1)
+    assert move_from_json(event.action) == choose_for(state, SensiblePolicy())
