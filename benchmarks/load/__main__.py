@@ -136,6 +136,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "a table runner beside the workers",
     )
     parser.add_argument(
+        "--runners",
+        type=int,
+        default=1,
+        help="table runners (manage.py run_tables) beside the workers when a step needs one",
+    )
+    parser.add_argument(
         "--bot-budget-ms",
         type=int,
         default=120,
@@ -298,6 +304,10 @@ def estimate_seconds(args: argparse.Namespace, steps: list[Step]) -> float:
     return total
 
 
+def _with_children_of(pids: list[int]) -> list[int]:
+    return [found for pid in pids for found in with_children(pid)]
+
+
 class Runner:
     def __init__(self, args: argparse.Namespace, secret_key: str) -> None:
         self.args = args
@@ -375,7 +385,8 @@ class Runner:
             database.clocks_wound_back(tables, seconds=PLAYER_CLOCK_SECONDS)
             database.close_connections()
         workers = start_workers(step.workers, self.env, self.log_dir)
-        clock = [start_runner(self.env, self.log_dir)] if self.needs_runner(step) else []
+        runners = self.args.runners if self.needs_runner(step) else 0
+        clock = [start_runner(self.env, self.log_dir) for _ in range(runners)]
         config.urls = [worker.url for worker in workers]
         database_name = urlsplit(args.database_url).path.lstrip("/")
         # A worker's and the runner's thinking processes count as theirs (games.thinking).
@@ -384,7 +395,7 @@ class Runner:
             for number, worker in enumerate(workers)
         }
         if clock:
-            groups["runner"] = partial(with_children, clock[0].pid)
+            groups["runner"] = partial(_with_children_of, [process.pid for process in clock])
         groups |= {
             "postgres": partial(pids_named, "postgres", argument=database_name),
             "redis": partial(pids_named, "redis-server"),
