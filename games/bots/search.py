@@ -47,7 +47,6 @@ It sees only its seat's view (``state.view_for(seat)``) and the legal moves, nev
 from __future__ import annotations
 
 import functools
-import math
 import random
 import time
 from collections.abc import Sequence
@@ -62,7 +61,7 @@ from games.rules.gandengyan.options import GandengyanRules
 from games.rules.gandengyan.settlement import settle
 from games.rules.history import LogNode
 
-from .determinized import mask_indexes
+from .determinized import cautious_pick, mask_indexes
 from .sensible import KNOWN_MASKS, SensiblePolicy
 
 __all__ = [
@@ -316,7 +315,7 @@ class SearchPolicy:
                 break  # out of time: the unfinished world does not count
             rows.append(row)
             self.last_playouts = len(rows) * len(ranked)
-        return ranked[self._pick(rows)]
+        return ranked[cautious_pick(rows, margin=self.margin, confidence=self.confidence)]
 
     def _sample(self, view: dict[str, Any], rng: random.Random, known: _Known) -> GameState:
         """A world, preferring one in which the others' moves of this round are the ones a
@@ -333,23 +332,6 @@ class SearchPolicy:
             misses = _disagreements(world, known, self.judge)
             if misses < best_misses:
                 best, best_misses = world, misses
-        return best
-
-    def _pick(self, rows: list[list[float]]) -> int:
-        """The candidate to play: the sensible choice (0) unless another did better in the same
-        worlds by more than ``margin`` on average and by more than ``confidence`` standard errors
-        of the worlds' differences."""
-        n = len(rows)
-        if n < 2:
-            return 0
-        best, best_mean = 0, 0.0
-        for i in range(1, len(rows[0])):
-            differences = [row[i] - row[0] for row in rows]
-            mean = math.fsum(differences) / n
-            spread = math.sqrt(math.fsum((d - mean) ** 2 for d in differences) / (n - 1))
-            sure = mean > self.margin and mean > self.confidence * spread / math.sqrt(n)
-            if sure and mean > best_mean:
-                best, best_mean = i, mean
         return best
 
     def __repr__(self) -> str:
