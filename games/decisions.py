@@ -364,7 +364,7 @@ def _deal_goes_on(read: GameRead, *, now: datetime) -> MovePlan:
 def _bot_choice(engine: Engine, state: Any) -> dict[str, Any]:
     """The game's own bot's action for the seat to move (托管), from that seat's view only,
     made in a thinking process (``games.thinking``)."""
-    return engine.action_to_json(thinking.choose(engine, state))
+    return engine.action_to_json(thinking.choose(engine, state, remember="own"))
 
 
 def _table_bot_choice(read: GameRead, *, now: datetime) -> dict[str, Any]:
@@ -377,8 +377,12 @@ def _table_bot_choice(read: GameRead, *, now: datetime) -> dict[str, Any]:
         0.0 if read.game.turn_deadline is None else (now - read.game.turn_deadline).total_seconds()
     )
     level, budget_ms = bot_level_in_time(table.play_bot_level, table.room.bot_budget_ms, late=late)
-    policy = read.engine.bot_policy(level, seed=read.game.pk or 0, budget_ms=budget_ms)
-    return read.engine.action_to_json(thinking.choose(read.engine, read.state, policy))
+    seed = read.game.pk or 0
+    policy = read.engine.bot_policy(level, seed=seed, budget_ms=budget_ms)
+    remember = ("table", level, seed, budget_ms)
+    return read.engine.action_to_json(
+        thinking.choose(read.engine, read.state, policy, remember=remember)
+    )
 
 
 #: A hard bot whose turn is this many seconds late thinks for ``LATE_BOT_BUDGET_MS`` only, and

@@ -61,7 +61,8 @@ def _thinking_pool() -> ProcessPoolExecutor | None:
     """The process's pool of thinking processes, started at its first use (None: none)."""
     global _pool
     processes = settings.THINKING_PROCESSES
-    if processes <= 0:
+    if processes <= 0 or multiprocessing.current_process().daemon:
+        # A daemonic process (a test's live server) may not start processes of its own.
         return None
     with _pool_lock:
         if _pool is None:
@@ -99,14 +100,36 @@ def _choose_here(engine: Any, state: Any, policy: Policy[Any] | None) -> Any:
     return choose_for(state, engine.bot_policy() if policy is None else policy)
 
 
-def choose(engine: Any, state: Any, policy: Policy[Any] | None = None) -> Any:
+def choose(
+    engine: Any, state: Any, policy: Policy[Any] | None = None, *, remember: Any = None
+) -> Any:
     """``policy``'s action (None: the game's own bot's) for the seat to move in ``state``, made
-    in a thinking process; for a caller that may wait (never the event loop)."""
+    in a thinking process; for a caller that may wait (never the event loop). With
+    ``remember`` (a hashable name of the policy, such as its level and seed), a choice made
+    before for the same position and name is given again at once, and this one is kept: a
+    caller thinks before it takes its locks, then decides under them."""
+    key = None if remember is None else _key(engine, (state, remember))
+    if key is not None:
+        choice = _recall(key)
+        if choice is not _MISSING:
+            return choice
+    choice = _choose_in_pool(engine, state, policy)
+    if key is not None:
+        _remember(key, choice)
+    return choice
+
+
+def _choose_in_pool(engine: Any, state: Any, policy: Policy[Any] | None) -> Any:
     pool = _thinking_pool()
     if pool is None:
         return _choose_here(engine, state, policy)
     try:
-        return pool.submit(_choose_here, engine, state, policy).result()
+        future = pool.submit(_choose_here, engine, state, policy)
+    except (BrokenProcessPool, RuntimeError, OSError):
+        _forget_broken(pool)
+        return _choose_here(engine, state, policy)
+    try:
+        return future.result()
     except BrokenProcessPool:
         _forget_broken(pool)
         return _choose_here(engine, state, policy)

@@ -224,14 +224,35 @@ def bot_take_turns(*, game: Game, limit: int = BOT_TURNS_LIMIT) -> list[GameEven
     return events
 
 
-@transaction.atomic
 def game_turn_due(*, game: Game, now: datetime | None = None) -> GameEvent | None:
     """Act for the seat to move in ``game`` if its deadline has passed by ``now``
     (``decisions.due_move`` says how). The game row is locked (rows another runner holds are
     skipped) and the deadline checked under the lock, so a deadline fires once however many
-    runners look at it. Returns the event, or None when nothing was due.
+    runners look at it. A bot's choice is made before the lock is taken (``_think_ahead``).
+    Returns the event, or None when nothing was due.
     """
     now = now or timezone.now()
+    _think_ahead(game=game, now=now)
+    return _game_turn_due_locked(game=game, now=now)
+
+
+def _think_ahead(*, game: Game, now: datetime) -> None:
+    """Decide the due turn once without locks, so that a bot's choice (a tenth of a second for
+    a search, in a thinking process) is made while nothing is locked: on SQLite a lock is the
+    whole database's. The plan is dropped; the decision under the lock finds the choice
+    remembered (``thinking.choose``) for the same position, and makes it again if it changed."""
+    fresh = (
+        Game.objects.select_related("table__room")
+        .filter(pk=game.pk, status=Game.Status.PLAYING)
+        .first()
+    )
+    if fresh is None or fresh.turn_deadline is None or fresh.turn_deadline > now:
+        return
+    decisions.due_move(game_read(game=fresh), now=now)
+
+
+@transaction.atomic
+def _game_turn_due_locked(*, game: Game, now: datetime) -> GameEvent | None:
     locked = (
         Game.objects.select_for_update(of=("self",), skip_locked=True)
         .select_related("table__room")
