@@ -57,6 +57,15 @@ _remembered_lock = threading.Lock()
 _MISSING = object()
 
 
+def _forget_after_fork() -> None:
+    """In a forked child: none of the parent's pool, locks or loops' processes is its own."""
+    global _pool, _pool_lock, _remembered_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+    _remembered_lock = threading.Lock()
+    _loop_thinkers.clear()
+
+
 def _thinking_pool() -> ProcessPoolExecutor | None:
     """The process's pool of thinking processes, started at its first use (None: none)."""
     global _pool
@@ -275,3 +284,6 @@ def _on_event_loop() -> bool:
     except RuntimeError:
         return False
     return True
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)

@@ -35,6 +35,11 @@ WHITENOISE_AUTOREFRESH = True
 
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
+# The suite's processes, and the live servers they fork, choose bots' moves in place: a pool of
+# thinking processes started in a test process would be copied into every server forked after
+# it. tests/games/test_thinking.py turns them on, and the served site's tests run them as served.
+THINKING_PROCESSES = int(os.environ.get("THINKING_PROCESSES", "0"))
+
 # On Redis, a prefix of this run's own, so that groups left by another run (or by an earlier test
 # whose table had the same key) never receive this run's messages.
 if CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer":
