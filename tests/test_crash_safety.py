@@ -145,6 +145,10 @@ class Server:
             "TABLE_RUNNER_IN_PROCESS": "false",
             "BOT_FILL_SECONDS": "0",
             "BOT_MOVE_DELAY_SECONDS": BOT_PAUSE,
+            # A killed worker's sockets hold their players' places until these expire; with a
+            # kill every few seconds they must expire well before READY_SECONDS.
+            "TABLE_RESYNC_SECONDS": "2",
+            "TABLE_SOCKET_SLOT_SECONDS": "10",
         }
 
     def start(self, part: str) -> None:

@@ -248,7 +248,11 @@ def _think_ahead(*, game: Game, now: datetime) -> None:
     )
     if fresh is None or fresh.turn_deadline is None or fresh.turn_deadline > now:
         return
-    decisions.due_move(game_read(game=fresh), now=now)
+    read = game_read(game=fresh)
+    # Unlocked, the events can already hold a move the game row read before them does not: no
+    # plan then; the decision under the lock reads both again.
+    if read.state.to_move == fresh.to_move:
+        decisions.due_move(read, now=now)
 
 
 @transaction.atomic
