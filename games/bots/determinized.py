@@ -13,6 +13,10 @@ How a choice is made (``DeterminizedPolicy.choose``):
 * **Paired playouts**: in each world every candidate is played, then the game is played out
   (``SearchGame.playout``) and what the end pays the seat is its result (``SearchGame.payoff``).
   Every candidate meets the same worlds, so their results differ only by the action.
+* **Dropping the surely worse**: after ``DROP_AFTER_WORLDS`` worlds, a candidate whose
+  difference from the first stays below ``margin`` by more than ``DROP_CONFIDENCE`` standard
+  errors cannot become the pick; it is played no more, and the budget goes to more worlds for
+  the rest (when only the first is left, the search ends).
 * **The cautious pick** (``cautious_pick``): the first candidate (the sensible choice) stays
   unless another did better in the same worlds by more than ``margin`` on average and by more
   than ``confidence`` standard errors of the worlds' differences; of those, the best on average.
@@ -58,6 +62,10 @@ __all__ = [
 
 #: The time budget per move, in milliseconds, by default (a safety stop beside the cap).
 DEFAULT_BUDGET_MS = 120.0
+#: After this many worlds a candidate that is surely worse than the first (by
+#: ``DROP_CONFIDENCE`` standard errors) is played no more: its playouts go to more worlds.
+DROP_AFTER_WORLDS = 6
+DROP_CONFIDENCE = 2.0
 
 ActionT = TypeVar("ActionT")
 WorldT = TypeVar("WorldT")
@@ -67,7 +75,8 @@ EndT = TypeVar("EndT")
 @dataclasses.dataclass(frozen=True, slots=True)
 class SearchOutcome(Generic[ActionT]):
     """What a search found: the action chosen, its index among the candidates, and each world's
-    results (one row per world, one column per candidate)."""
+    results (one row per world, one column per candidate; NaN for a candidate dropped before
+    that world)."""
 
     choice: ActionT
     index: int
@@ -79,13 +88,18 @@ class SearchOutcome(Generic[ActionT]):
 
     @property
     def playouts(self) -> int:
-        return sum(len(row) for row in self.rows)
+        return sum(not math.isnan(result) for row in self.rows for result in row)
 
     def means(self) -> list[float]:
-        """Each candidate's average result over the worlds (empty without worlds)."""
+        """Each candidate's average result over the worlds it was played in (empty without
+        worlds)."""
         if not self.rows:
             return []
-        return [math.fsum(column) / len(self.rows) for column in zip(*self.rows, strict=True)]
+        means = []
+        for column in zip(*self.rows, strict=True):
+            played = [result for result in column if not math.isnan(result)]
+            means.append(math.fsum(played) / len(played))
+        return means
 
 
 def cautious_pick(
@@ -93,25 +107,35 @@ def cautious_pick(
 ) -> int:
     """The candidate to play: the first (0) unless another did better in the same worlds by more
     than ``margin`` on average and by more than ``confidence`` standard errors of the worlds'
-    differences; of those, the best on average. Fewer than two worlds keep the first.
+    differences; of those, the best on average. A candidate is judged on the worlds it was
+    played in (NaN where it was dropped); fewer than two such worlds keep the first.
 
     >>> cautious_pick([[0, 1], [0, 1], [0, 0]])
     1
     >>> cautious_pick([[0, 1], [0, -1], [0, 0.5]])
     0
     """
-    n = len(rows)
-    if n < 2:
+    if not rows:
         return 0
     best, best_mean = 0, 0.0
     for i in range(1, len(rows[0])):
-        differences = [row[i] - row[0] for row in rows]
-        mean = math.fsum(differences) / n
-        spread = math.sqrt(math.fsum((d - mean) ** 2 for d in differences) / (n - 1))
-        sure = mean > margin and mean > confidence * spread / math.sqrt(n)
+        mean, error = _difference(rows, i)
+        sure = mean > margin and mean > confidence * error
         if sure and mean > best_mean:
             best, best_mean = i, mean
     return best
+
+
+def _difference(rows: Sequence[Sequence[float]], i: int) -> tuple[float, float]:
+    """Candidate ``i``'s average result less the first's, over the worlds it was played in,
+    and the standard error of that average (infinite with fewer than two worlds)."""
+    differences = [row[i] - row[0] for row in rows if not math.isnan(row[i])]
+    n = len(differences)
+    if n < 2:
+        return 0.0, math.inf
+    mean = math.fsum(differences) / n
+    spread = math.sqrt(math.fsum((d - mean) ** 2 for d in differences) / (n - 1))
+    return mean, spread / math.sqrt(n)
 
 
 def determinized_search(
@@ -141,23 +165,37 @@ def determinized_search(
     rows: list[tuple[float, ...]] = []
     clock = time.perf_counter
     searching = clock()
-    width = len(candidates)
-    while width > 1 and (len(rows) + 1) * width <= iterations:
+    active = list(range(len(candidates)))
+    playouts = 0
+    while len(active) > 1 and playouts + len(active) <= iterations:
         if deadline is not None and rows:
             per_world = (clock() - searching) / len(rows)
             if clock() + per_world > deadline:
                 break
         world = sample(rng)
-        row: list[float] = []
-        for candidate in candidates:
+        row = [math.nan] * len(candidates)
+        for i in active:
             if deadline is not None and clock() > deadline:
                 break
-            row.append(payoff(playout(world, candidate)))
-        if len(row) < width:
-            break  # out of time: the unfinished world does not count
-        rows.append(tuple(row))
+            row[i] = payoff(playout(world, candidates[i]))
+        else:
+            rows.append(tuple(row))
+            playouts += len(active)
+            if len(rows) >= DROP_AFTER_WORLDS:
+                active = [
+                    i for i in active if i == 0 or _still_in_the_running(rows, i, margin=margin)
+                ]
+            continue
+        break  # out of time: the unfinished world does not count
     index = cautious_pick(rows, margin=margin, confidence=confidence)
     return SearchOutcome(candidates[index], index, tuple(rows))
+
+
+def _still_in_the_running(rows: Sequence[Sequence[float]], i: int, *, margin: float) -> bool:
+    """Whether candidate ``i`` could still be found better than the first: it is dropped once
+    its difference is below ``margin`` by more than ``DROP_CONFIDENCE`` standard errors."""
+    mean, error = _difference(rows, i)
+    return mean + DROP_CONFIDENCE * error >= margin
 
 
 def view_seed(seed: int, view: dict[str, Any]) -> str:

@@ -48,8 +48,7 @@ from __future__ import annotations
 
 import functools
 import random
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.rules.cards import CARDS, DECK_MASK
@@ -61,7 +60,7 @@ from games.rules.gandengyan.options import GandengyanRules
 from games.rules.gandengyan.settlement import settle
 from games.rules.history import LogNode
 
-from .determinized import cautious_pick, mask_indexes
+from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy, mask_indexes
 from .sensible import KNOWN_MASKS, SensiblePolicy
 
 __all__ = [
@@ -74,8 +73,6 @@ __all__ = [
     "unseen_cards",
 ]
 
-#: The time budget per move, in milliseconds, by default (a safety stop: see the module).
-DEFAULT_BUDGET_MS = 120.0
 #: The most playouts per move, by default.
 DEFAULT_ITERATIONS = 160
 #: What going out first adds to a playout's result, by default (in payments of base × the
@@ -235,89 +232,45 @@ def sample_world(
     return GameState._make(fields)
 
 
-class SearchPolicy:
-    """Determinized search: see the module's description.
+class GandengyanSearch:
+    """干瞪眼 for the search loop (``games.bots.determinized.SearchGame``), with the sensible bot
+    as its judgement: see the module's description."""
 
-    ``seed`` seeds its worlds; ``iterations`` caps the playouts per move and ``budget_ms`` the
-    time (None: no time limit, for fully reproducible runs); ``candidates`` is how many of the
-    sensible bot's best moves it weighs; ``margin`` how much better (in payments of
-    ``base × multiplier``, per game) another move must do to displace the sensible choice, and
-    ``confidence`` by how many standard errors; ``win_bonus`` what going out first adds to a
-    playout's result; ``consistent_tries`` how many worlds it samples, at most, for one that
-    agrees with the others' moves of the round (1: any world).
-    """
-
-    name = "search"
-
-    def __init__(
-        self,
-        seed: int = 0,
-        *,
-        budget_ms: float | None = DEFAULT_BUDGET_MS,
-        iterations: int = DEFAULT_ITERATIONS,
-        candidates: int = 4,
-        margin: float = 0.05,
-        confidence: float = 1.0,
-        win_bonus: float = DEFAULT_WIN_BONUS,
-        consistent_tries: int = DEFAULT_CONSISTENT_TRIES,
-    ) -> None:
-        if iterations < 1:
-            raise ValueError("the search needs at least one playout")
-        self.seed = seed
-        self.budget_ms = budget_ms
-        self.iterations = iterations
-        self.candidates = candidates
-        self.margin = margin
-        self.confidence = confidence
+    def __init__(self, *, win_bonus: float, consistent_tries: int) -> None:
+        self.judge = SensiblePolicy()
         self.win_bonus = win_bonus
         self.consistent_tries = consistent_tries
-        self.judge = SensiblePolicy()
-        #: Playouts made in the last choice (0 when it answered at once).
-        self.last_playouts = 0
 
-    def choose(self, state_view: dict[str, Any], legal: Sequence[Move]) -> Move:
-        started = time.perf_counter()
-        self.last_playouts = 0
-        if not legal:
-            raise ValueError("there are no legal moves to choose from")
-        if len(legal) == 1:
-            return legal[0]
-        hand_size = len(state_view.get("hand") or ())
+    def obvious(self, view: dict[str, Any], legal: Sequence[Move]) -> Move | None:
+        hand_size = len(view.get("hand") or ())
         for move in legal:
             if isinstance(move, Play) and move.size == hand_size:
-                return self.judge.choose(state_view, legal)  # goes out: its safest meaning
-        ranked = self.judge.rank(state_view, legal)[: max(1, self.candidates)]
-        if len(ranked) == 1:
-            return ranked[0]
-        known = _Known(state_view)
-        rng = random.Random(f"{self.seed}:{known.log_length}:{sorted(state_view['hand'])}")
-        deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
-        rows: list[list[float]] = []  # one row per world: each candidate's result
-        searching = time.perf_counter()
-        seat = known.seat
-        scale = known.multiplier
-        clock = time.perf_counter
-        bonus = self.win_bonus
-        while (len(rows) + 1) * len(ranked) <= self.iterations:
-            if deadline is not None and rows:
-                # Start a world only when there is time to finish it, at the pace so far.
-                per_world = (clock() - searching) / len(rows)
-                if clock() + per_world > deadline:
-                    break
-            world = self._sample(state_view, rng, known)
-            row = []
-            for move in ranked:
-                if deadline is not None and clock() > deadline:
-                    break
-                paid, won = _playout(world.apply(seat, move), seat, self.judge)
-                row.append(paid / scale + (bonus if won else 0.0))
-            if len(row) < len(ranked):
-                break  # out of time: the unfinished world does not count
-            rows.append(row)
-            self.last_playouts = len(rows) * len(ranked)
-        return ranked[cautious_pick(rows, margin=self.margin, confidence=self.confidence)]
+                return self.judge.choose(view, legal)  # goes out: its safest meaning
+        return None
 
-    def _sample(self, view: dict[str, Any], rng: random.Random, known: _Known) -> GameState:
+    def rank(self, view: dict[str, Any], legal: Sequence[Move]) -> list[Move]:
+        return self.judge.rank(view, legal)
+
+    def sampler(self, view: dict[str, Any]) -> Callable[[random.Random], GameState]:
+        known = _Known(view)
+        return functools.partial(self._sample, view, known=known)
+
+    def playout(self, world: GameState, move: Move) -> tuple[float, bool]:
+        seat = world.to_move
+        assert seat is not None
+        return _playout(world.apply(seat, move), seat, self.judge)
+
+    def payoff(self, view: dict[str, Any]) -> Callable[[tuple[float, bool]], float]:
+        scale = int(view.get("multiplier") or 1)
+        bonus = self.win_bonus
+
+        def paid(end: tuple[float, bool]) -> float:
+            payment, won = end
+            return payment / scale + (bonus if won else 0.0)
+
+        return paid
+
+    def _sample(self, view: dict[str, Any], rng: random.Random, *, known: _Known) -> GameState:
         """A world, preferring one in which the others' moves of this round are the ones a
         sensible bot would have made with the hands it gives them (of ``consistent_tries``
         sampled, the first that agrees with all of them, else the one that agrees with most)."""
@@ -333,6 +286,46 @@ class SearchPolicy:
             if misses < best_misses:
                 best, best_misses = world, misses
         return best
+
+
+class SearchPolicy(DeterminizedPolicy[Move, GameState, tuple[float, bool]]):
+    """The 干瞪眼 search bot: see the module's description.
+
+    ``seed`` seeds its worlds; ``iterations`` caps the playouts per move and ``budget_ms`` the
+    time (None: no time limit, for fully reproducible runs); ``candidates`` is how many of the
+    sensible bot's best moves it weighs; ``margin`` how much better (in payments of
+    ``base × multiplier``, per game) another move must do to displace the sensible choice, and
+    ``confidence`` by how many standard errors; ``win_bonus`` what going out first adds to a
+    playout's result; ``consistent_tries`` how many worlds it samples, at most, for one that
+    agrees with the others' moves of the round (1: any world).
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget_ms: float | None = DEFAULT_BUDGET_MS,
+        iterations: int = DEFAULT_ITERATIONS,
+        candidates: int = 4,
+        margin: float = 0.05,
+        confidence: float = 1.0,
+        win_bonus: float = DEFAULT_WIN_BONUS,
+        consistent_tries: int = DEFAULT_CONSISTENT_TRIES,
+    ) -> None:
+        game = GandengyanSearch(win_bonus=win_bonus, consistent_tries=consistent_tries)
+        super().__init__(
+            game,
+            name="search",
+            seed=seed,
+            budget_ms=budget_ms,
+            iterations=iterations,
+            candidates=candidates,
+            margin=margin,
+            confidence=confidence,
+        )
+        self.judge = game.judge
+        self.win_bonus = win_bonus
+        self.consistent_tries = consistent_tries
 
     def __repr__(self) -> str:
         return (
