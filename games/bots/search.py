@@ -22,13 +22,16 @@ How it chooses, in plain words (``docs/bots.md`` tells it at more length, with i
   it has not seen. The result is what the game pays its seat (``settle``), in units of
   ``base × multiplier so far``, plus ``win_bonus`` when its seat goes out first: a win is worth
   more than its payment, so that it plays to win the game, not only to make the others pay.
+* **Dropping the surely worse.** A candidate that six worlds show surely worse than the
+  sensible choice is played no more; its playouts go to more worlds for the others.
 * **The choice.** Every candidate is played out in the same worlds, so their results differ only
   by the move; after as many worlds as the budget allows, it takes the candidate with the best
   average result. The sensible choice keeps its place unless another does better in the same
   worlds by more than a margin (``margin``) and by more than ``confidence`` standard errors of
   the worlds' differences, which keeps noise from overturning it.
 
-Its budget is an iteration cap (``iterations``: playouts in all) and a time budget
+The loop is ``games.bots.determinized``'s, shared with the other games' searches. Its budget
+is an iteration cap (``iterations``: playouts in all) and a time budget
 (``budget_ms``) as a safety stop: it stops at whichever comes first, and only between worlds, so
 every candidate has had the same worlds (it does not start a world it has no time to finish, at
 the pace of the worlds so far; a world cut short by the clock does not count). Its random
