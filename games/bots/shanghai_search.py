@@ -37,7 +37,8 @@ from games.rules.shanghai.moves import Action, Pass, Play
 from games.rules.shanghai.options import STANDARD
 from games.rules.shanghai.settlement import settle
 
-from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy, mask_indexes
+from .determinized import DEFAULT_BUDGET_MS, DeterminizedPolicy
+from .hidden_hands import HiddenHands
 from .shanghai import ShanghaiPolicy
 
 __all__ = [
@@ -63,41 +64,13 @@ def _mask(texts: Sequence[str] | str) -> int:
     return mask
 
 
-class ShanghaiWorlds:
-    """Everything public in a play-phase view, read once, and worlds made from it (``sample``).
-
-    ``known[s]`` is the mask of copies seat ``s`` surely holds (its own hand for the view's seat,
-    the landlord's unplayed bottom copies), ``hidden`` the copies the view's seat has not seen
-    anywhere, ``missing[s]`` how many of those seat ``s`` holds."""
+class ShanghaiWorlds(HiddenHands):
+    """Everything public in a play-phase view, read once, and worlds made from it (``sample``):
+    the hands as ``HiddenHands`` deals them and the rest of the position as the view states it."""
 
     def __init__(self, view: dict[str, Any]) -> None:
-        if view.get("phase") != "play" or view.get("landlord") is None:
-            raise ValueError("worlds are made for the play phase only")
-        self.seat: int = view["seat"]
-        self.landlord: int = view["landlord"]
-        self.counts: list[int] = list(view["hand_counts"])
-        deal_number = view.get("deal_number", 1)
-        played = 0
-        for action in view.get("history") or ():
-            cards = action.get("play")
-            if cards and action.get("deal_number", deal_number) == deal_number:
-                played |= _mask(cards)
-        self.played = played
-        known = [0] * SEATS
-        known[self.seat] = _mask(view.get("hand") or ())
+        super().__init__(view, mask_of=_mask, deck_mask=DECK_MASK)
         bottom = parse_cards(" ".join(view.get("bottom") or ()))
-        known[self.landlord] |= sum(card.bit for card in bottom) & ~played
-        self.known = tuple(known)
-        seen = played
-        for mask in known:
-            seen |= mask
-        self.hidden = DECK_MASK & ~seen
-        self.missing = tuple(
-            self.counts[s] - known[s].bit_count() if s != self.seat else 0 for s in range(SEATS)
-        )
-        if any(n < 0 for n in self.missing) or sum(self.missing) > self.hidden.bit_count():
-            raise ValueError("the view's card counts do not agree with the cards it shows")
-        self._hidden_indexes = mask_indexes(self.hidden)
         table = view.get("table")
         self.table = (
             None
@@ -123,14 +96,7 @@ class ShanghaiWorlds:
 
     def sample(self, rng: random.Random) -> GameState:
         """A whole state agreeing with everything public: the hidden copies dealt at random."""
-        cards = self._hidden_indexes[:]
-        rng.shuffle(cards)
-        hands = list(self.known)
-        position = 0
-        for seat, count in enumerate(self.missing):
-            for index in cards[position : position + count]:
-                hands[seat] |= 1 << index
-            position += count
+        hands = self.deal_hands(rng)
         return GameState._make(
             (
                 STANDARD,
@@ -140,7 +106,7 @@ class ShanghaiWorlds:
                 self.deal.first_bidder,
                 self.landlord,
                 self.level,
-                tuple(hands),
+                hands,
                 self.bombs_left,
                 self.to_move,
                 self.table,
