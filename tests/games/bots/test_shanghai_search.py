@@ -1,7 +1,6 @@
-"""The 上海斗地主 search bot: built by name, only ever legal (bomb limits included), blind to
-hidden cards, reproducible without a time budget, within its iteration cap, and its worlds keep
+"""The 上海斗地主 search bot: within its bomb limits, blind to hidden cards, and its worlds keep
 every public fact (its own hand, the counts, the copies played, the landlord's bottom copies, no
-card in more than two copies).
+card in more than two copies); what it shares with 斗地主's is tested in ``test_lord_search``.
 
 No test here times anything: the budget is checked as an iteration cap (``last_playouts``).
 """
@@ -15,12 +14,12 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from games.bots import LORD_NAMES, Policy, ShanghaiPolicy, choose_for, make_policy
+from games.bots import ShanghaiPolicy, choose_for
 from games.bots.__main__ import main
 from games.bots.determinized import DeterminizedPolicy
 from games.bots.shanghai_arena import play_game, role_duel
-from games.bots.shanghai_search import ShanghaiSearch, ShanghaiWorlds, make_shanghai_search
-from games.rules.shanghai import ENGINE, Action, GameState, Pass, Play
+from games.bots.shanghai_search import ShanghaiWorlds, make_shanghai_search
+from games.rules.shanghai import ENGINE, Action, GameState
 from games.rules.shanghai.cards import DECK_MASK, parse_cards
 from games.rules.shanghai.simulate import play_phase_start
 
@@ -49,35 +48,7 @@ def play_states(seed: int, *, every: int = 4) -> Iterator[GameState]:
         step += 1
 
 
-# Registration ----------------------------------------------------------------------------------
-
-
-def test_make_policy_builds_the_search_bot() -> None:
-    bot = make_policy("search", seed=4, game="shanghai")
-    assert isinstance(bot, DeterminizedPolicy) and isinstance(bot, Policy)
-    assert bot.name == "shanghai-search" and bot.seed == 4 and bot.budget_ms == 120.0
-    capped = make_policy("search", game="shanghai", budget_ms=None, iterations=9)
-    assert isinstance(capped, DeterminizedPolicy)
-    assert capped.budget_ms is None and capped.iterations == 9
-    assert "search" in LORD_NAMES
-    with pytest.raises(ValueError, match="search"):
-        make_policy("clever", game="shanghai")
-
-
 # Legal actions ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("seat", range(4))
-def test_whole_games_with_bidding_use_legal_actions_only(seat: int) -> None:
-    seats: list[Policy[Action]] = [make_policy("sensible", game="shanghai") for _ in range(4)]
-    seats[seat] = small(seat)
-    end = play_game(ENGINE.deal(20 + seat, players=4, options=ENGINE.default_options), seats)
-    assert end.is_terminal and sum(ENGINE.settle(end, base=1).payments) == 0
-
-
-def test_search_bots_in_every_seat_finish_the_game() -> None:
-    end = play_game(play_phase_start(7), [small(s, iterations=3) for s in range(4)])
-    assert end.is_terminal
 
 
 def test_bomb_limited_seats_stay_within_their_allowance() -> None:
@@ -96,28 +67,7 @@ def test_bomb_limited_seats_stay_within_their_allowance() -> None:
     assert all(end.bombs_played[s] <= 1 for s in (1, 2, 3))
 
 
-def test_a_time_budget_still_gives_a_legal_action() -> None:
-    state = play_phase_start(3)
-    seat = state.landlord
-    assert seat is not None
-    bot = make_shanghai_search(1, budget_ms=1.0)
-    legal = tuple(state.legal_actions(seat))
-    assert bot.choose(state.view(seat), legal) in legal
-    assert bot.last_playouts <= bot.iterations
-
-
 # Reproducible and blind ------------------------------------------------------------------------
-
-
-def test_deterministic_with_no_time_budget() -> None:
-    for state in list(play_states(2, every=5))[:4]:
-        seat = state.to_move
-        assert seat is not None
-        view, legal = state.view(seat), tuple(state.legal_actions(seat))
-        one, two = small(5), small(5)
-        assert one.choose(view, legal) == two.choose(view, legal)
-        assert one.last_outcome == two.last_outcome
-        assert one.choose(view, legal) == two.choose(view, legal)  # whatever it was asked before
 
 
 def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None:
@@ -126,38 +76,6 @@ def test_the_same_view_gives_the_same_choice_whatever_the_hidden_cards() -> None
     two = GameState.play_position([hand, "Ts Js Kc", "8s 9s Kd", "Qh Qd"], landlord=0)
     assert one.view(0) == two.view(0)
     assert choose_for(one, small(2)) == choose_for(two, small(2))
-
-
-@pytest.mark.parametrize("cap", [1, 4, 7])
-def test_the_iteration_cap_is_never_exceeded(cap: int) -> None:
-    state = play_phase_start(5)
-    seat = state.landlord
-    assert seat is not None
-    bot = small(1, iterations=cap)
-    bot.choose(state.view(seat), tuple(state.legal_actions(seat)))
-    assert bot.last_playouts <= cap
-
-
-def test_it_goes_out_at_once_and_answers_one_action_without_searching() -> None:
-    state = GameState.play_position(["3s 4s 5s 6s 7s", "8s 9s", "Ts Js", "Qs Ks"], landlord=0)
-    bot = small()
-    chosen = bot.choose(state.view(0), tuple(state.legal_actions(0)))
-    assert str(chosen) == "3s.1 4s.1 5s.1 6s.1 7s.1"
-    assert bot.last_playouts == 0
-
-
-def test_it_searches_the_sensible_bots_best_plays_and_the_pass() -> None:
-    start = play_phase_start(9)
-    assert start.landlord is not None
-    state = start.apply(start.landlord, start.legal_moves()[0])  # its lowest single
-    seat = state.to_move
-    assert seat is not None
-    view, legal = state.view(seat), tuple(state.legal_actions(seat))
-    ranked = ShanghaiPolicy().rank(view, legal)
-    assert ranked[0] == ShanghaiPolicy().choose(view, legal)
-    assert sorted(map(str, ranked)) == sorted(map(str, legal))
-    searched = ShanghaiSearch().rank(view, legal)
-    assert all(isinstance(a, Play | Pass) for a in searched)
 
 
 # The worlds ------------------------------------------------------------------------------------
