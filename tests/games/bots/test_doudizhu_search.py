@@ -14,13 +14,16 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from games.bots import DoudizhuPolicy, choose_for
+from games.bots import choose_for
 from games.bots.__main__ import main
 from games.bots.determinized import DeterminizedPolicy
 from games.bots.doudizhu_arena import role_duel
 from games.bots.doudizhu_search import DoudizhuWorlds, make_doudizhu_search
 from games.rules.cards import DECK_MASK, parse_cards
 from games.rules.doudizhu import ENGINE, SHOW, Action, GameState
+from tests.games.bots.test_lord_search import LORDS
+
+DOUDIZHU = next(lord for lord in LORDS if lord.game == "doudizhu")
 
 
 def small(seed: int = 0, iterations: int = 6) -> DeterminizedPolicy[Action, GameState, GameState]:
@@ -37,16 +40,8 @@ def mask(texts: list[str] | str) -> int:
 def play_states(seed: int, *, show: int | None = None, every: int = 3) -> Iterator[GameState]:
     """Play-phase positions of a whole game between sensible bots (with ``show``'s 明牌 before
     the deal when given): every ``every``-th one."""
-    state = ENGINE.deal(seed, players=3, options=ENGINE.default_options)
-    if show is not None:
-        state = state.apply(show, SHOW)
-    bot = DoudizhuPolicy()
-    step = 0
-    while (seat := state.to_move) is not None:
-        if state.phase.value == "play" and step % every == 0:
-            yield state
-        state = state.apply(seat, choose_for(state, bot))
-        step += 1
+    first = None if show is None else (lambda state: state.apply(show, SHOW))
+    return DOUDIZHU.play_states(seed, every=every, first=first)
 
 
 # Reproducible and blind ------------------------------------------------------------------------

@@ -49,10 +49,14 @@ class Lord:
         assert isinstance(bot, DeterminizedPolicy)
         return bot
 
-    def play_states(self, seed: int, *, every: int) -> Iterator[Any]:
+    def play_states(
+        self, seed: int, *, every: int, first: Callable[[Any], Any] | None = None
+    ) -> Iterator[Any]:
         """Play-phase positions of a whole game with bidding between sensible bots: every
-        ``every``-th one."""
+        ``every``-th one (``first`` acts on the state just dealt, such as a 明牌)."""
         state = self.engine.deal(seed, players=self.seats, options=self.engine.default_options)
+        if first is not None:
+            state = first(state)
         bot = self.sensible()
         step = 0
         while (seat := state.to_move) is not None:

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Iterator
 from contextlib import redirect_stdout
 
 import pytest
 
-from games.bots import ShanghaiPolicy, choose_for
+from games.bots import choose_for
 from games.bots.__main__ import main
 from games.bots.determinized import DeterminizedPolicy
 from games.bots.shanghai_arena import play_game, role_duel
@@ -22,6 +21,9 @@ from games.bots.shanghai_search import ShanghaiWorlds, make_shanghai_search
 from games.rules.shanghai import ENGINE, Action, GameState
 from games.rules.shanghai.cards import DECK_MASK, parse_cards
 from games.rules.shanghai.simulate import play_phase_start
+from tests.games.bots.test_lord_search import LORDS
+
+SHANGHAI = next(lord for lord in LORDS if lord.game == "shanghai")
 
 
 def small(seed: int = 0, iterations: int = 6) -> DeterminizedPolicy[Action, GameState, GameState]:
@@ -33,19 +35,6 @@ def mask(texts: list[str] | str) -> int:
     return sum(
         card.bit for card in parse_cards(texts if isinstance(texts, str) else " ".join(texts))
     )
-
-
-def play_states(seed: int, *, every: int = 4) -> Iterator[GameState]:
-    """Play-phase positions of a whole game with bidding between sensible bots: every
-    ``every``-th one."""
-    state = ENGINE.deal(seed, players=4, options=ENGINE.default_options)
-    bot = ShanghaiPolicy()
-    step = 0
-    while (seat := state.to_move) is not None:
-        if state.phase.value == "play" and step % every == 0:
-            yield state
-        state = state.apply(seat, choose_for(state, bot))
-        step += 1
 
 
 # Legal actions ----------------------------------------------------------------------------------
@@ -112,7 +101,7 @@ def check_world(state: GameState, world: GameState) -> None:
 @pytest.mark.parametrize("seed", [1, 4, 6, 8])
 def test_worlds_keep_every_public_fact(seed: int) -> None:
     rng = random.Random(seed)
-    for state in play_states(seed):
+    for state in SHANGHAI.play_states(seed, every=4):
         seat = state.to_move
         assert seat is not None
         worlds = ShanghaiWorlds(state.view(seat))
