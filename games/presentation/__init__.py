@@ -380,6 +380,21 @@ class HandsPresentation(Presentation):
         return {seat: _short(action) for seat, action in rounds[-2]}
 
 
+def deals_and_bottoms(record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The admin's lines of a landlord game's ``record``: every deal it was dealt (one more for
+    each round where nobody bid), each seat's hand and the bottom cards."""
+    deals = record["deals"]
+    lines: list[tuple[str, str]] = []
+    for number, deal in enumerate(deals, start=1):
+        prefix = gettext("Deal %(number)s") % {"number": number} + " · " if len(deals) > 1 else ""
+        lines.extend(
+            (prefix + gettext("Seat %(seat)s") % {"seat": seat}, hand)
+            for seat, hand in enumerate(deal["hands"])
+        )
+        lines.append((prefix + gettext("Bottom cards"), deal["bottom"]))
+    return lines
+
+
 def plays_bot_first(engine: Any, state: Any, play_type: type) -> list[dict[str, str]]:
     """The plays (of ``play_type``) the player to move in ``state`` could make, in the order the
     Hint button offers them: the game's bot's choice first (when it plays), then the others in

@@ -23,7 +23,7 @@ from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
 
 from ..frames.cards import card_chips_html, cards_html
-from . import HandsPresentation, play_words, plays_bot_first, sorted_cards
+from . import HandsPresentation, deals_and_bottoms, play_words, plays_bot_first, sorted_cards
 
 #: The words of the bids, for the buttons and the seats' last actions.
 BID_WORDS = {
@@ -487,16 +487,7 @@ class DoudizhuPresentation(HandsPresentation):
 
     def deal_lines(self, record: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Every deal of the game (one more per round of 不叫), each seat's hand and the bottom."""
-        deals = record["deals"]
-        lines: list[tuple[str, str]] = []
-        for number, deal in enumerate(deals, start=1):
-            prefix = _("Deal %(number)s") % {"number": number} + " · " if len(deals) > 1 else ""
-            lines.extend(
-                (prefix + _("Seat %(seat)s") % {"seat": seat}, hand)
-                for seat, hand in enumerate(deal["hands"])
-            )
-            lines.append((prefix + _("Bottom cards"), deal["bottom"]))
-        return lines
+        return deals_and_bottoms(record)
 
     def replay_step(
         self,

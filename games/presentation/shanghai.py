@@ -29,7 +29,7 @@ from games.rules.shanghai.game import deal_numbers
 from games.rules.shanghai.moves import Action, Bid, Pass, Play
 
 from ..frames.cards import card_chips_html, card_face
-from . import HandsPresentation, plays_bot_first
+from . import HandsPresentation, deals_and_bottoms, plays_bot_first
 
 #: The words of the bids, for the buttons, the seats' last actions and the pages.
 BID_WORDS = {
@@ -460,16 +460,7 @@ class ShanghaiPresentation(HandsPresentation):
 
     def deal_lines(self, record: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Every deal of the game (one more after four 不叫), each seat's hand and the bottom."""
-        deals = record["deals"]
-        lines: list[tuple[str, str]] = []
-        for number, deal in enumerate(deals, start=1):
-            prefix = _("Deal %(number)s") % {"number": number} + " · " if len(deals) > 1 else ""
-            lines.extend(
-                (prefix + _("Seat %(seat)s") % {"seat": seat}, hand)
-                for seat, hand in enumerate(deal["hands"])
-            )
-            lines.append((prefix + _("Bottom cards"), deal["bottom"]))
-        return lines
+        return deals_and_bottoms(record)
 
     def replay_step(
         self,
