@@ -298,7 +298,10 @@ class Reconnecting(browser.BrowserTestCase):
         # with a way to log in and come back.
         other = page.context.new_page()
         other.goto(self.url("/accounts/logout/"))
-        other.locator("main form button[type=submit]").click()
+        # Closed only once the sign-out has landed: a tab closed while it navigates can leave
+        # Playwright waiting for the close for good.
+        with other.expect_navigation():
+            other.locator("main form button[type=submit]").click()
         other.close()
         page.evaluate(DROP_SOCKET, 1000)
         expect(connection).to_have_attribute("data-state", "signed-out")
