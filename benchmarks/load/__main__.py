@@ -452,6 +452,7 @@ class Runner:
             result.loop_own_max_ms = max(block.own_max_ms for block in blocks)
             result.loop_work_max_ms = max(block.work_max_ms for block in blocks)
             result.gc_max_ms = max(block.gc_max_ms for block in blocks)
+            result.gc_share = max(block.gc_share for block in blocks)
         result.elapsed_s = round(time.monotonic() - begun, 1)
         return result
 

@@ -60,6 +60,7 @@ class Heartbeat:
         self.collected = 0.0  # seconds spent collecting, in all
         self.collected_at_beat = 0.0
         self.longest_collection = 0.0
+        self.collected_in_period = 0.0
         self.period_from = 0.0
         self.period_ends = 0.0
 
@@ -81,6 +82,7 @@ class Heartbeat:
         else:
             took = time.thread_time() - self.collecting
             self.collected += took
+            self.collected_in_period += took
             self.longest_collection = max(self.longest_collection, took)
 
     def beat(self) -> None:
@@ -110,6 +112,7 @@ class Heartbeat:
             "own": dict(self.own),
             "work": dict(self.work),
             "gc_ms": round(self.longest_collection * 1000, 1),
+            "gc_total_ms": round(self.collected_in_period * 1000, 2),
         }
         with self.path.open("a") as output:
             output.write(json.dumps(line) + "\n")
@@ -117,6 +120,7 @@ class Heartbeat:
         self.own.clear()
         self.work.clear()
         self.longest_collection = 0.0
+        self.collected_in_period = 0.0
         self.period_from = ended
 
 
@@ -140,6 +144,8 @@ class LoopBlocks:
     own_max_ms: float
     work_max_ms: float
     gc_max_ms: float
+    #: The collector's CPU time in all, in % of the window's wall-clock time.
+    gc_share: float
 
 
 def _percentile(counts: Counter[int], share: float) -> int:
@@ -159,6 +165,7 @@ def window(path: Path, opened: float, closed: float) -> LoopBlocks | None:
     own: Counter[int] = Counter()
     work: Counter[int] = Counter()
     gc_ms = 0.0
+    gc_total_ms = 0.0
     try:
         lines = path.read_text().splitlines()
     except OSError:
@@ -173,6 +180,7 @@ def window(path: Path, opened: float, closed: float) -> LoopBlocks | None:
             own.update({int(tenths): count for tenths, count in period["own"].items()})
             work.update({int(tenths): count for tenths, count in period["work"].items()})
             gc_ms = max(gc_ms, period["gc_ms"])
+            gc_total_ms += period.get("gc_total_ms", 0.0)
     beats = sum(late.values())
     if not beats:
         return None
@@ -183,4 +191,5 @@ def window(path: Path, opened: float, closed: float) -> LoopBlocks | None:
         own_max_ms=max(own) / 10,
         work_max_ms=max(work) / 10,
         gc_max_ms=gc_ms,
+        gc_share=gc_total_ms / 10 / max(closed - opened, 1e-9),
     )

@@ -74,6 +74,8 @@ class StepResult:
     loop_own_max_ms: float | None = None
     loop_work_max_ms: float | None = None
     gc_max_ms: float | None = None
+    # The collector's CPU time in the window, in % of one core (the busiest worker's).
+    gc_share: float | None = None
     errors: dict[str, int] = field(default_factory=dict)
     refused: dict[str, int] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)
@@ -190,6 +192,7 @@ COLUMNS = (
     ("own", 5),
     ("code", 5),
     ("gc", 4),
+    ("gc%", 4),
     ("stolen%", 7),
     ("step s", 6),
 )
@@ -227,6 +230,7 @@ def format_row(result: StepResult) -> str:
         _ms(result.loop_own_max_ms),
         _ms(result.loop_work_max_ms),
         _ms(result.gc_max_ms),
+        "–" if result.gc_share is None else f"{result.gc_share:.0f}",
         f"{result.cpu['stolen']:.0f}" if "stolen" in result.cpu else "–",
         f"{result.elapsed_s:.0f}",
     )
@@ -256,7 +260,8 @@ LEGEND = (
     "flat out it also holds the loop's backlog of ready callbacks), own: the longest of it that "
     "the worker's own CPU time accounts for (the rest: the machine did not run the worker), "
     "code: the same less the garbage collector's part, gc: the worker's longest collection "
-    "(CPU ms); stolen%: CPU time the hypervisor took from this machine's two cores (its 'steal'); "
+    "(CPU ms), gc%: the collector's CPU in all (% of one core, the busiest worker); "
+    "stolen%: CPU time the hypervisor took from this machine's two cores (its 'steal'); "
     "step s: the step's whole time, from starting the workers to stopping them."
 )
 
