@@ -91,7 +91,12 @@ def cards_html(cards: str, *, in_hand: bool = False, language: str | None = None
     as the player's own cards, each a checkbox to select it. ``language``: the active one."""
     if not cards:
         return mark_safe("")
-    language = language or translation.get_language() or ""
+    return _cards_html(cards, in_hand, language or translation.get_language() or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _cards_html(cards: str, in_hand: bool, language: str) -> SafeString:
+    # A hand is shown the same at every change of its game until its player plays.
     return mark_safe(
         "".join(_card_html(str(card), language, in_hand) for card in sorted(parse_cards(cards)))
     )
@@ -173,17 +178,24 @@ def card_counter(
     ``decks`` decks are neither played (``played``, by rank) nor in the viewer's own hand
     (``own``, cards with a ``rank``): ``{"rank": "T", "label": "10", "left": 3}`` each."""
     mine = Counter(card.rank for card in own)
+    labels = _counter_labels(translation.get_language() or "")
     return [
         {
             "rank": rank.symbol,
-            "label": _counter_label(rank),
+            "label": label,
             "left": decks * DECK_RANKS[rank] - played[rank] - mine[rank],
         }
-        for rank in COUNTER_RANKS
+        for rank, label in zip(COUNTER_RANKS, labels, strict=True)
     ]
 
 
 DECK_RANKS = Counter(card.rank for card in CARDS)
+
+
+@functools.lru_cache(maxsize=16)
+def _counter_labels(language: str) -> tuple[str, ...]:
+    """The counter's labels of ``COUNTER_RANKS`` in ``language`` (the active one)."""
+    return tuple(_counter_label(rank) for rank in COUNTER_RANKS)
 
 
 def _counter_label(rank: Rank) -> str:

@@ -23,7 +23,14 @@ from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
 from games.rules.history import unwind
 
 from ..frames.cards import card_chips_html, cards_html
-from . import HandsPresentation, deals_and_bottoms, play_words, plays_bot_first, sorted_cards
+from . import (
+    HandsPresentation,
+    deals_and_bottoms,
+    play_words,
+    plays_bot_first,
+    public_view,
+    sorted_cards,
+)
 
 #: The words of the bids, for the buttons and the seats' last actions.
 BID_WORDS = {
@@ -289,7 +296,7 @@ class DoudizhuPresentation(HandsPresentation):
     stylesheet = "css/doudizhu.css"
 
     def seat_cards(self, state: GameState, seat: int) -> int | None:
-        return int(state.view_for(None, history=False)["hand_counts"][seat])
+        return state.visible_count(seat)
 
     def start_choices(self, rules: Mapping[str, Any]) -> list[dict[str, Any]]:
         return [
@@ -342,7 +349,7 @@ class DoudizhuPresentation(HandsPresentation):
     def table_facts(self, state: GameState | None) -> dict[str, Any]:
         if state is None:
             return {"multiplier": None, "multipliers": None, "phase": None}
-        public = state.view_for(None, history=False)
+        public = public_view(state)
         return {
             "multiplier": public["multiplier"],
             "multipliers": public["multipliers"],
@@ -421,7 +428,7 @@ class DoudizhuPresentation(HandsPresentation):
     ) -> SafeString:
         if state is None:
             return mark_safe("")
-        public = state.view_for(None, history=False)
+        public = public_view(state)
         played = public["table"]
         table_play = None
         if played is not None:

@@ -18,6 +18,7 @@ cards is an ``int`` bit mask over those indexes, which is how the engines keep h
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Iterator
 
 from .errors import NotationError
@@ -113,11 +114,12 @@ class Card:
     True
     """
 
-    __slots__ = ("index", "rank", "suit")
+    __slots__ = ("index", "rank", "suit", "_text")
 
     index: int
     rank: Rank
     suit: Suit | None
+    _text: str
 
     def __new__(cls, index: int) -> Card:
         if not (isinstance(index, int) and 0 <= index < 54):
@@ -133,6 +135,9 @@ class Card:
             else:
                 _set_rank(card, SUITED_RANKS[index // 4])
                 _set_suit(card, Suit(index % 4))
+            # Cards are written out in every frame: the text is made once.
+            suit = card.suit
+            _set_text(card, card.rank.symbol + ("" if suit is None else suit.symbol))
             return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -160,9 +165,7 @@ class Card:
         return 1 << self.index
 
     def __str__(self) -> str:
-        if self.suit is None:
-            return self.rank.symbol
-        return self.rank.symbol + self.suit.symbol
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -183,6 +186,7 @@ class Card:
 _set_index = vars(Card)["index"].__set__
 _set_rank = vars(Card)["rank"].__set__
 _set_suit = vars(Card)["suit"].__set__
+_set_text = vars(Card)["_text"].__set__
 
 CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(54))
 BLACK_JOKER = CARDS[52]
@@ -241,8 +245,10 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
+@functools.lru_cache(maxsize=8192)
 def cards_from_mask(mask: int) -> tuple[Card, ...]:
-    """The cards of a bit mask, in canonical order."""
+    """The cards of a bit mask, in canonical order. A hand's mask is asked for again at every
+    change of its game until the hand changes: the answers are kept."""
     return tuple(_iter_mask(mask))
 
 

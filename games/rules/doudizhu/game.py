@@ -344,6 +344,12 @@ class GameState(_Fields):
     def hand_count(self, seat: int) -> int:
         return self.hands[seat].bit_count()
 
+    def visible_count(self, seat: int) -> int:
+        """How many cards ``seat``'s box shows: during the deal, those dealt so far."""
+        if self.landlord is None:
+            return min(self.dealt, len(self.current_deal.hands[seat]))
+        return self.hands[seat].bit_count()
+
     @property
     def shown(self) -> tuple[bool, ...]:
         """Whether each seat has declared 明牌 in this deal."""
@@ -658,7 +664,6 @@ class GameState(_Fields):
             raise ValueError(f"no seat {seat!r} in a game of 3")
         dealing = self.landlord is None
         shown = self.shown
-        visible = [self._visible_hand(s) for s in range(SEATS)]
         landlord = self.landlord
         view: dict[str, Any] = {
             "seat": seat,
@@ -668,10 +673,10 @@ class GameState(_Fields):
             "deal_number": len(self.deals),
             "dealt": self.dealt,
             "first_bidder": self.first_bidder,
-            "hand_counts": [len(cards) for cards in visible]
-            if dealing
-            else [h.bit_count() for h in self.hands],
-            "shown": {str(s): [str(c) for c in visible[s]] for s in range(SEATS) if shown[s]},
+            "hand_counts": [self.visible_count(s) for s in range(SEATS)],
+            "shown": {
+                str(s): [str(c) for c in self._visible_hand(s)] for s in range(SEATS) if shown[s]
+            },
             "shows": [{"seat": s, **show.to_json()} for s, show in self.shows],
             "bids": [{"seat": s, **bid.to_json()} for s, bid in self.bids],
             "landlord": landlord,
@@ -695,7 +700,7 @@ class GameState(_Fields):
             "spring": self.spring,
         }
         if seat is not None:
-            view["hand"] = [str(c) for c in sorted(visible[seat])]
+            view["hand"] = [str(c) for c in sorted(self._visible_hand(seat))]
         return view
 
     def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
