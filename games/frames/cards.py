@@ -171,25 +171,33 @@ def _chip_html(code: str, language: str) -> str:
 COUNTER_RANKS = tuple(reversed(Rank))
 
 
-def card_counter(
-    played: Counter[Rank], own: Iterable[Any], *, decks: int = 1
-) -> list[dict[str, Any]]:
-    """What the card counter shows a viewer: of each rank (highest first), how many cards of the
-    ``decks`` decks are neither played (``played``, by rank) nor in the viewer's own hand
-    (``own``, cards with a ``rank``): ``{"rank": "T", "label": "10", "left": 3}`` each."""
-    mine = Counter(card.rank for card in own)
-    labels = _counter_labels(translation.get_language() or "")
-    return [
-        {
-            "rank": rank.symbol,
-            "label": label,
-            "left": decks * DECK_RANKS[rank] - played[rank] - mine[rank],
-        }
-        for rank, label in zip(COUNTER_RANKS, labels, strict=True)
-    ]
-
-
 DECK_RANKS = Counter(card.rank for card in CARDS)
+
+
+def card_counter_html(played: Counter[Rank], own: Iterable[Any], *, decks: int = 1) -> SafeString:
+    """What the card counter shows a viewer, as HTML: of each rank (highest first), how many
+    cards of the ``decks`` decks are neither played (``played``, by rank) nor in the viewer's own
+    hand (``own``, cards with a ``rank``), one ``<span>`` each, marked ``out`` when none is left;
+    in the active language."""
+    mine = Counter(card.rank for card in own)
+    left = tuple(decks * DECK_RANKS[rank] - played[rank] - mine[rank] for rank in COUNTER_RANKS)
+    return _card_counter_html(left, translation.get_language() or "")
+
+
+@functools.lru_cache(maxsize=2048)
+def _card_counter_html(left: tuple[int, ...], language: str) -> SafeString:
+    # Fifteen ranks in every frame, and mostly the same counts from one change to the next.
+    return mark_safe(
+        "".join(
+            format_html(
+                "<span{}><b>{}</b>{}</span>",
+                mark_safe("" if count else ' class="out"'),
+                label,
+                count,
+            )
+            for label, count in zip(_counter_labels(language), left, strict=True)
+        )
+    )
 
 
 @functools.lru_cache(maxsize=16)

@@ -26,7 +26,7 @@ from ..lru import LruCache
 from ..models import Game, Seat, Table
 from ..presentation import Presentation, presentation_for
 from ..selectors import TableRows, game_state, table_get_for_user, table_rows
-from .cards import card_counter
+from .cards import card_counter_html
 from .jinja2 import environment_for_language
 from .refusals import room_entry_refusal
 from .views import SharedView, table_view, table_view_shared
@@ -221,12 +221,12 @@ def frame_context(
         winner_name = next(
             (row["name"] for row in settlement if row["position"] == game["winner"]), ""
         )
-    counter = None
+    counter = ""
     state_now = shared.state
     if shared.played is not None and state_now is not None and not state_now.is_terminal:
         holds = seat is not None and engine is not None and engine.get("seat") == seat
         hand = presentation.own_cards(state_now, seat) if holds and seat is not None else ()
-        counter = card_counter(shared.played, hand, decks=presentation.decks)
+        counter = card_counter_html(shared.played, hand, decks=presentation.decks)
     sound = view["sound"]
     mine = next((row for row in settlement or () if row["position"] == seat), None)
     if mine is not None and mine["coins"]:
@@ -262,7 +262,7 @@ def frame_context(
         "board_html": shared_html["board"],
         "my_turn": my_turn,
         "sound": sound,
-        "counter": counter,
+        "counter_html": counter,
         "hints": hints or [],
         "to_move": to_move,
         "settlement": settlement,
