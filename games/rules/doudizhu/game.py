@@ -51,6 +51,7 @@ from ..cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_c
 from ..errors import IllegalMoveError
 from ..history import LogNode, unwind
 from ..protocol import Phase, check_turn
+from ..views import seat_view
 from .combos import Combo, beats
 from .movegen import Moves, legal_plays
 from .moves import (
@@ -662,11 +663,15 @@ class GameState(_Fields):
         never a seed, a hidden hand or a later deal. ``None``: a spectator."""
         if seat is not None and not (type(seat) is int and 0 <= seat < SEATS):
             raise ValueError(f"no seat {seat!r} in a game of 3")
+        return seat_view(
+            self, seat, history=history, public=self._public_view, hand=self._view_hand
+        )
+
+    def _public_view(self, history: bool) -> dict[str, Any]:
         dealing = self.landlord is None
         shown = self.shown
         landlord = self.landlord
-        view: dict[str, Any] = {
-            "seat": seat,
+        return {
             "players": SEATS,
             "phase": self.phase.value,
             "to_move": self.to_move,
@@ -699,9 +704,9 @@ class GameState(_Fields):
             "winner": self.winner,
             "spring": self.spring,
         }
-        if seat is not None:
-            view["hand"] = [str(c) for c in sorted(self._visible_hand(seat))]
-        return view
+
+    def _view_hand(self, seat: int) -> list[str]:
+        return [str(c) for c in sorted(self._visible_hand(seat))]
 
     def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
         """``view_for``, under the protocol's name."""

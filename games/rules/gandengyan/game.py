@@ -38,6 +38,7 @@ from ..cards import (
 from ..errors import AmbiguousPlayError, IllegalMoveError
 from ..history import LogNode, unwind
 from ..protocol import Phase
+from ..views import seat_view
 from .combos import SINGLE, Combo, beats, interpretations, meanings, next_rank
 from .movegen import follow_plays, lead_plays, ruled_follow_plays, ruled_lead_plays
 from .moves import PASS, Move, Pass, Play, parse_move
@@ -562,8 +563,12 @@ class GameState(_Fields):
         """
         if seat is not None and not (type(seat) is int and 0 <= seat < len(self.hands)):
             raise ValueError(f"no seat {seat!r} in a game of {len(self.hands)}")
+        return seat_view(
+            self, seat, history=history, public=self._public_view, hand=self._view_hand
+        )
+
+    def _public_view(self, history: bool) -> dict[str, Any]:
         view: dict[str, Any] = {
-            "seat": seat,
             "players": len(self.hands),
             "phase": self.phase.value,
             "dealer": self.dealer,
@@ -583,9 +588,10 @@ class GameState(_Fields):
         }
         if self.table is not None:
             view["table"]["as"] = self.table.combo.ranks_text()
-        if seat is not None:
-            view["hand"] = [str(card) for card in cards_from_mask(self.hands[seat])]
         return view
+
+    def _view_hand(self, seat: int) -> list[str]:
+        return [str(card) for card in cards_from_mask(self.hands[seat])]
 
     def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
         """``view_for``, under the protocol's name."""

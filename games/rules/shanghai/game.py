@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 from ..errors import IllegalMoveError
 from ..history import LogNode, unwind
 from ..protocol import Phase, check_turn
+from ..views import seat_view
 from .cards import CARDS, Card, cards_from_mask, format_cards, mask_of, parse_cards
 from .combos import Combo, beats
 from .movegen import legal_plays
@@ -533,10 +534,14 @@ class GameState(_Fields):
         limit), the table; never a seed, another hand or a later deal. ``None``: a spectator."""
         if seat is not None and not (type(seat) is int and 0 <= seat < SEATS):
             raise ValueError(f"no seat {seat!r} in a game of 4")
+        return seat_view(
+            self, seat, history=history, public=self._public_view, hand=self._view_hand
+        )
+
+    def _public_view(self, history: bool) -> dict[str, Any]:
         bidding_now = self.landlord is None
         face_up = self.current_deal.face_up
-        view: dict[str, Any] = {
-            "seat": seat,
+        return {
             "players": SEATS,
             "phase": self.phase.value,
             "to_move": self.to_move,
@@ -556,9 +561,9 @@ class GameState(_Fields):
             "history": self._public_history() if history else [],
             "winner": self.winner,
         }
-        if seat is not None:
-            view["hand"] = [str(c) for c in cards_from_mask(self.hands[seat])]
-        return view
+
+    def _view_hand(self, seat: int) -> list[str]:
+        return [str(c) for c in cards_from_mask(self.hands[seat])]
 
     def view(self, seat: int | None, *, history: bool = True) -> dict[str, Any]:
         """``view_for``, under the protocol's name."""
