@@ -2,7 +2,9 @@
 
 Shared by the card games of the family: ``cards`` (the 54-card deck and its notation, card sets
 as bit masks), ``errors``, ``protocol`` (what every game's engine offers the platform: its
-``GameEngine``, states, bots, settlement), ``moves`` (the pass), ``history`` (the actions a state
+``GameEngine``, states, bots, settlement), ``engine_base`` (what the engines do alike: records
+and bots), ``views`` (a position's public view, made once for all its viewers), ``moves`` (the
+pass), ``history`` (the actions a state
 keeps), ``replay`` (replaying recorded actions), ``records`` (the fields every record has),
 ``simulate`` (seeded random playouts) and ``cli`` (the command line, ``python -m games.rules``).
 Each game is a package of its own exposing its ``ENGINE``: ``gandengyan`` is 干瞪眼, ``doudizhu``

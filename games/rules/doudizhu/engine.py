@@ -11,14 +11,13 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..engine_base import EngineBase
 from ..errors import IllegalMoveError, NotationError, RecordError
 from ..protocol import Phase, check_turn
 from ..records import write_record
-from ..replay import ReplayResult
 from .game import DEAL_STEPS, GameState
 from .moves import NO_CALL, NO_DOUBLE, NO_ROB, PASS, ROB, SHOW, Action, DealOn, action_from_json
 from .options import STANDARD, DoudizhuRules
@@ -33,7 +32,7 @@ from .records import (
 from .settlement import Settlement, pay_coins, settle
 
 if TYPE_CHECKING:
-    from ..protocol import GameEngine, GameStateProtocol, Policy, SettlementProtocol
+    from ..protocol import GameEngine, GameStateProtocol, SettlementProtocol
 
 __all__ = ["DEAL_STAGES", "ENGINE", "DoudizhuEngine"]
 
@@ -41,10 +40,11 @@ __all__ = ["DEAL_STAGES", "ENGINE", "DoudizhuEngine"]
 DEAL_STAGES = (8, DEAL_STEPS)
 
 
-class DoudizhuEngine:
+class DoudizhuEngine(EngineBase):
     """The rules of classic 斗地主 behind the protocol the platform plays every game through."""
 
     key = "doudizhu"
+    record_type = GameRecord
     title = "斗地主"
     player_counts: tuple[int, ...] = (3,)
     default_options: DoudizhuRules = STANDARD
@@ -134,17 +134,6 @@ class DoudizhuEngine:
             raise TypeError("a 斗地主 settlement is paid by its pairs")
         return pay_coins(settlement, coins)
 
-    def record_to_json(
-        self,
-        state: GameState,
-        *,
-        base: int,
-        seed: int | None = None,
-        meta: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        record = GameRecord.from_state(state, base=base, seed=seed)
-        return dataclasses.replace(record, meta=meta).to_json()
-
     def record_from_deal(
         self,
         *,
@@ -171,20 +160,6 @@ class DoudizhuEngine:
             seed=seed,
             meta=meta,
         )
-
-    def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
-        return GameRecord.from_json(data).replay()
-
-    def bot_policy(
-        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
-    ) -> Policy[Action]:
-        """The bots of ``games.bots.levels``: greedy, sensible, search."""
-        from games.bots.levels import policy_for  # the bots import the engine
-
-        return policy_for(self.key, level, seed=seed, budget_ms=budget_ms)
-
-    def __repr__(self) -> str:
-        return "games.rules.doudizhu.ENGINE"
 
 
 ENGINE = DoudizhuEngine()

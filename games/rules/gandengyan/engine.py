@@ -9,15 +9,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import format_cards
+from ..engine_base import EngineBase
 from ..errors import NotationError
 from ..protocol import SettlementProtocol, check_turn, pay_one_winner
 from ..records import write_record
-from ..replay import ReplayResult
 from .game import GameState
 from .moves import PASS, Move, move_from_json
 from .options import STANDARD, GandengyanRules
@@ -25,15 +24,16 @@ from .records import FORMAT, GameRecord, action_json
 from .settlement import Settlement, settle
 
 if TYPE_CHECKING:
-    from ..protocol import GameEngine, GameStateProtocol, Policy
+    from ..protocol import GameEngine, GameStateProtocol
 
 __all__ = ["ENGINE", "GandengyanEngine"]
 
 
-class GandengyanEngine:
+class GandengyanEngine(EngineBase):
     """The rules of 干瞪眼 behind the protocol the platform plays every game through."""
 
     key = "gandengyan"
+    record_type = GameRecord
     title = "干瞪眼"
     player_counts: tuple[int, ...] = (2, 3, 4, 5, 6)
     default_options: GandengyanRules = STANDARD
@@ -105,17 +105,6 @@ class GandengyanEngine:
             return (0,) * len(settlement.payments)
         return pay_one_winner(settlement.winner, settlement.payments, coins)
 
-    def record_to_json(
-        self,
-        state: GameState,
-        *,
-        base: int,
-        seed: int | None = None,
-        meta: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        record = GameRecord.from_state(state, base=base, seed=seed)
-        return dataclasses.replace(record, meta=meta).to_json()
-
     def record_from_deal(
         self,
         *,
@@ -140,20 +129,6 @@ class GandengyanEngine:
             seed=seed,
             meta=meta,
         )
-
-    def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
-        return GameRecord.from_json(data).replay()
-
-    def bot_policy(
-        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
-    ) -> Policy[Move]:
-        """The bots of ``games.bots.levels``: greedy, sensible, search."""
-        from games.bots.levels import policy_for  # the bots import the engine
-
-        return policy_for(self.key, level, seed=seed, budget_ms=budget_ms)
-
-    def __repr__(self) -> str:
-        return "games.rules.gandengyan.ENGINE"
 
 
 ENGINE = GandengyanEngine()

@@ -11,14 +11,13 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..engine_base import EngineBase
 from ..errors import NotationError, RecordError
 from ..protocol import Phase, check_turn
 from ..records import write_record
-from ..replay import ReplayResult
 from .game import GameState
 from .moves import NO_BID, PASS, Action, action_from_json
 from .options import STANDARD, ShanghaiRules
@@ -26,15 +25,16 @@ from .records import FORMAT, GameRecord, deals_from_json, deals_to_json, expand_
 from .settlement import Settlement, pay_coins, settle
 
 if TYPE_CHECKING:
-    from ..protocol import GameEngine, GameStateProtocol, Policy, SettlementProtocol
+    from ..protocol import GameEngine, GameStateProtocol, SettlementProtocol
 
 __all__ = ["ENGINE", "ShanghaiEngine"]
 
 
-class ShanghaiEngine:
+class ShanghaiEngine(EngineBase):
     """The rules of 上海斗地主 behind the protocol the platform plays every game through."""
 
     key = "shanghai"
+    record_type = GameRecord
     title = "上海斗地主"
     player_counts: tuple[int, ...] = (4,)
     default_options: ShanghaiRules = STANDARD
@@ -107,17 +107,6 @@ class ShanghaiEngine:
             raise TypeError("a 上海斗地主 settlement is paid by its own rules")
         return pay_coins(settlement, coins)
 
-    def record_to_json(
-        self,
-        state: GameState,
-        *,
-        base: int,
-        seed: int | None = None,
-        meta: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        record = GameRecord.from_state(state, base=base, seed=seed)
-        return dataclasses.replace(record, meta=meta).to_json()
-
     def record_from_deal(
         self,
         *,
@@ -144,20 +133,6 @@ class ShanghaiEngine:
             seed=seed,
             meta=meta,
         )
-
-    def replay_record(self, data: Any) -> ReplayResult[GameState, Settlement]:
-        return GameRecord.from_json(data).replay()
-
-    def bot_policy(
-        self, level: str = "normal", *, seed: int = 0, budget_ms: float | None = None
-    ) -> Policy[Action]:
-        """The bots of ``games.bots.levels``: greedy, sensible, search."""
-        from games.bots.levels import policy_for  # the bots import the engine
-
-        return policy_for(self.key, level, seed=seed, budget_ms=budget_ms)
-
-    def __repr__(self) -> str:
-        return "games.rules.shanghai.ENGINE"
 
 
 ENGINE = ShanghaiEngine()
