@@ -48,6 +48,7 @@ def main() -> None:
     from games.frames import render_player_frames
     from games.frames.render import load_fragments
     from games.models import Table
+    from games.rules.simulate import positions_played_on
     from games.selectors import game_state, table_rows
     from games.thinking import hint_choice
 
@@ -61,7 +62,9 @@ def main() -> None:
             table = Table.objects.select_related("room").get(pk=entry.table_id)
             rows = table_rows(table=table)
             assert rows.game is not None
-            positions = _play_on(rows.game, game_state(game=rows.game), args.moves, rng)
+            positions = positions_played_on(
+                engine_for(game), game_state(game=rows.game), args.moves, rng
+            )
             for state in positions:
                 if state.to_move is not None and not state.is_terminal:
                     hint_choice(engine_for(game), state)
@@ -80,25 +83,6 @@ def main() -> None:
             )
         assert not queries.captured_queries, "the frames read the database"
         print(f"  {game:<12} {len(interleaved):5} changes   {first:10.3f}   {warm:10.3f}")
-
-
-def _play_on(game: Any, state: Any, moves: int, rng: random.Random) -> list[Any]:
-    """``state`` and up to ``moves`` positions after it: the deal's stages as the table's clock
-    deals them, then random legal actions, until the game ends."""
-    from games.engines import engine_for
-    from games.rules import Phase
-
-    engine = engine_for(game.game)
-    positions = [state]
-    while len(positions) <= moves and not state.is_terminal:
-        seat = state.to_move
-        if state.phase is Phase.DEAL:
-            action = engine.deal_next(state)
-        else:
-            action = rng.choice(list(state.legal_actions(seat)))
-        state = state.apply(seat, action)
-        positions.append(state)
-    return positions
 
 
 def _render_all(changes: list[tuple[Any, Any, Any]], render: Any) -> float:

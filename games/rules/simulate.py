@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
-__all__ = ["Playouts", "median_legal_us", "play_random_games"]
+__all__ = ["Playouts", "median_legal_us", "play_random_games", "positions_played_on"]
 
 
 _S = TypeVar("_S", bound="_Playable")
@@ -123,3 +123,21 @@ def median_legal_us(positions: Iterable[_Playable], repeats: int = 5) -> float:
             best = min(best, perf() - before)
         samples.append(best)
     return statistics.median(samples) * 1e6
+
+
+def positions_played_on(engine: Any, state: Any, moves: int, rng: random.Random) -> list[Any]:
+    """``state`` and up to ``moves`` positions after it, through ``engine``'s protocol: the
+    deal's stages as the table's clock deals them (``deal_next``), then actions drawn by ``rng``
+    from the seat to move's legal ones, until the game ends."""
+    from .protocol import Phase
+
+    positions = [state]
+    while len(positions) <= moves and not state.is_terminal:
+        seat = state.to_move
+        if state.phase is Phase.DEAL:
+            action = engine.deal_next(state)
+        else:
+            action = rng.choice(list(state.legal_actions(seat)))
+        state = state.apply(seat, action)
+        positions.append(state)
+    return positions

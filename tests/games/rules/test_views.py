@@ -11,26 +11,16 @@ import pytest
 
 from games.rules.doudizhu import ENGINE as DOUDIZHU
 from games.rules.gandengyan import ENGINE as GANDENGYAN
-from games.rules.protocol import Phase
 from games.rules.shanghai import ENGINE as SHANGHAI
+from games.rules.simulate import positions_played_on
 
 ENGINES = {"gandengyan": (GANDENGYAN, 3), "doudizhu": (DOUDIZHU, 3), "shanghai": (SHANGHAI, 4)}
 
 
 def _positions(engine: Any, players: int, seed: int, moves: int) -> list[Any]:
     """A seeded game's positions: the deal and the ``moves`` after it (fewer if it ends)."""
-    rng = random.Random(seed)
     state = engine.deal(seed, players=players, options=engine.default_options)
-    positions = [state]
-    while len(positions) <= moves and not state.is_terminal:
-        seat = state.to_move
-        if state.phase is Phase.DEAL:
-            action = engine.deal_next(state)
-        else:
-            action = rng.choice(list(state.legal_actions(seat)))
-        state = state.apply(seat, action)
-        positions.append(state)
-    return positions
+    return positions_played_on(engine, state, moves, random.Random(seed))
 
 
 def _made_alone(state: Any, seat: int | None, history: bool) -> dict[str, Any]:
