@@ -190,7 +190,7 @@ class Presentation:
         the view of a spectator (``engine_view`` is the first viewer's own)."""
         if not hasattr(parts, "board"):
             return mark_safe("")
-        public = None if state is None else public_view(state)
+        public = None if state is None else state.view(None, history=False)
         return mark_safe(str(parts.board(public, by_position, to_move)))
 
     def shown_hand_html(self, hand: Any, language: str) -> SafeString:
@@ -393,23 +393,6 @@ def deals_and_bottoms(record: Mapping[str, Any]) -> list[tuple[str, str]]:
         )
         lines.append((prefix + gettext("Bottom cards"), deal["bottom"]))
     return lines
-
-
-#: The last position ``public_view`` was asked for, and its view.
-_last_public: tuple[Any, dict[str, Any]] = (None, {})
-
-
-def public_view(state: Any) -> dict[str, Any]:
-    """What a spectator sees of ``state`` now (its ``view(None, history=False)``), not to be
-    changed. A frame asks for it several times per change, so the last is kept: positions are
-    immutable, so the same object has the same view."""
-    global _last_public
-    last = _last_public  # one read: another thread may replace it meanwhile
-    if last[0] is state:
-        return last[1]
-    view: dict[str, Any] = state.view(None, history=False)
-    _last_public = (state, view)
-    return view
 
 
 def plays_bot_first(engine: Any, state: Any, play_type: type) -> list[dict[str, str]]:

@@ -28,7 +28,6 @@ from . import (
     deals_and_bottoms,
     play_words,
     plays_bot_first,
-    public_view,
     sorted_cards,
 )
 
@@ -349,7 +348,7 @@ class DoudizhuPresentation(HandsPresentation):
     def table_facts(self, state: GameState | None) -> dict[str, Any]:
         if state is None:
             return {"multiplier": None, "multipliers": None, "phase": None}
-        public = public_view(state)
+        public = state.view_for(None, history=False)
         return {
             "multiplier": public["multiplier"],
             "multipliers": public["multipliers"],
@@ -428,7 +427,7 @@ class DoudizhuPresentation(HandsPresentation):
     ) -> SafeString:
         if state is None:
             return mark_safe("")
-        public = public_view(state)
+        public = state.view_for(None, history=False)
         played = public["table"]
         table_play = None
         if played is not None:

@@ -29,7 +29,7 @@ from games.rules.shanghai.game import deal_numbers
 from games.rules.shanghai.moves import Action, Bid, Pass, Play
 
 from ..frames.cards import card_chips_html, card_face
-from . import HandsPresentation, deals_and_bottoms, plays_bot_first, public_view
+from . import HandsPresentation, deals_and_bottoms, plays_bot_first
 
 #: The words of the bids, for the buttons, the seats' last actions and the pages.
 BID_WORDS = {
@@ -401,7 +401,7 @@ class ShanghaiPresentation(HandsPresentation):
     ) -> SafeString:
         if state is None:
             return mark_safe("")
-        public = public_view(state)
+        public = state.view_for(None, history=False)
         played = public["table"]
         table_play = None
         if played is not None:

@@ -347,9 +347,7 @@ class GameState(_Fields):
 
     def visible_count(self, seat: int) -> int:
         """How many cards ``seat``'s box shows: during the deal, those dealt so far."""
-        if self.landlord is None:
-            return min(self.dealt, len(self.current_deal.hands[seat]))
-        return self.hands[seat].bit_count()
+        return len(self._visible_hand(seat))
 
     @property
     def shown(self) -> tuple[bool, ...]:
