@@ -4,8 +4,9 @@ A socket's database calls run on a pool of threads (``games.db_threads``). For t
 table sends most, a play or a pass that goes on with the game, that hop costs a worker more than
 the move itself: the threads and the event loop hand the interpreter's lock to each other at
 every round trip and every socket read or write. So a move is made here, on an asynchronous
-connection of the worker's event loop, in two round trips: the reads under the game's lock,
-then the writes and the commit.
+connection of the worker's event loop: in one round trip when this process keeps the position
+the player chose on (the move written on condition that the game row still names it), else in
+two: the reads under the game's lock, then the writes and the commit.
 
 This module only reads and writes: what the move does, or why it is refused, is decided by
 ``games.decisions``, as for the services' path. It writes the moves that go on with the game and
@@ -30,7 +31,7 @@ import logging
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import psycopg
 from channels.db import database_sync_to_async
@@ -385,11 +386,13 @@ async def _move_in(
     version: str | None,
     action_id: str,
 ) -> tuple[MovePlan, GameRead] | None:
-    # Two round trips: the transaction begun with the game row locked, then the move written
-    # and committed. When the player's view shows what this process keeps of the table, the
-    # lock reads the row's position id only, and the rest is the kept rows if the row names
-    # them; otherwise the rows are read with the lock (and in a round trip more when the row
-    # names something else than the player's view showed).
+    # When the player's view shows what this process keeps of the table, the move is decided
+    # on the kept rows and written in one statement on condition that the game row still names
+    # them. Otherwise, and for anything but a move written so, two round trips: the
+    # transaction begun with the game row locked, then the move written and committed. The
+    # lock reads the row's position id only when the player's view showed the kept rows, and
+    # the rest is the kept rows if the row names them; otherwise the rows are read with the
+    # lock (and in a round trip more when the row names something else than the view showed).
     known = positions.known(table_id)
     shown = _shown(version)
     confident = (
@@ -398,6 +401,13 @@ async def _move_in(
         and known.table is not None
         and shown == (known.table.version, known.game.pk, known.state.log_length)
     )
+    if confident:
+        assert known is not None
+        made = await _move_on_kept(
+            conn, known, user=user, action=action, version=version, action_id=action_id
+        )
+        if made is not _UNDECIDED:
+            return cast("tuple[MovePlan, GameRead] | None", made)
     reads: _Reads | None = None
     locked: Cursor | None = None
     async with _transaction(conn):
@@ -455,9 +465,68 @@ async def _move_in(
     stored = await written.fetchone()
     if stored is None:
         raise RuntimeError(f"the move at table {table_id} wrote no event")
+    _committed(plan, read, stored[0])
+    return plan, read
+
+
+#: What ``_move_on_kept`` returns when the move is to be decided again under the game's lock.
+_UNDECIDED: Any = object()
+
+
+async def _move_on_kept(
+    conn: Connection,
+    known: KnownGame,
+    *,
+    user: Any,
+    action: dict[str, Any],
+    version: str | None,
+    action_id: str,
+) -> Any:
+    """The move decided on what this process keeps of the table (``known``, complete) and
+    written in one statement (its own transaction) if the game row still names it: the plan and
+    what was read; None when the move ends the game (the services write it, under the lock);
+    ``_UNDECIDED`` when it is to be decided again under the lock: the row names another
+    position now, or the decision refuses the move or changes seats (rare, and told exactly
+    only from the rows as they are)."""
+    read = _read_kept(known)
+    try:
+        plan = decisions.player_move(
+            read,
+            user_id=user.pk,
+            action=action,
+            version=version,
+            action_id=action_id,
+            now=timezone.now(),
+        )
+    except GameActionRefused:
+        return _UNDECIDED
+    if plan.ends:
+        return None
+    if plan.seats:
+        return _UNDECIDED
+    written = await _write(
+        conn,
+        [
+            update_and_insert(
+                plan.game,
+                plan.fields,
+                plan.event,
+                unless_changed=("position_id", known.game.position_id),
+            )
+        ],
+    )
+    stored = await written.fetchone()
+    if stored is None:
+        return _UNDECIDED  # another move (or a seat's change) came first
+    _committed(plan, read, stored[0])
+    return plan, read
+
+
+def _committed(plan: MovePlan, read: GameRead, event_id: int) -> None:
+    """Keep what the committed move ``plan`` left (its event stored as ``event_id``) for the
+    table's next move."""
     event = plan.event
-    inserted(event, stored[0])
-    # Committed: what the move left is this process's to keep, for the table's next move.
+    inserted(event, event_id)
     positions.remember(
         KnownGame(
             game=plan.game,
@@ -469,7 +538,6 @@ async def _move_in(
             balances=read.balances,
         )
     )
-    return plan, read
 
 
 def _read_kept(known: KnownGame) -> GameRead:

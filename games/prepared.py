@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from django.db import connections, models
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -270,37 +270,59 @@ def update(obj: models.Model, names: Sequence[str]) -> tuple[str, list[Any]]:
 
 @functools.cache
 def _update_and_insert(
-    updated: type[models.Model], names: tuple[str, ...], new: type[models.Model]
+    updated: type[models.Model], names: tuple[str, ...], new: type[models.Model], unless: str | None
 ) -> tuple[str, list[Any], list[models.Field[Any, Any]]]:
     update_sql, update_fields = _update(updated, names)
+    if unless is not None:
+        update_sql += f" AND {column_of(updated._meta.get_field(unless))} = %s"
     link = next(
         field
         for field in new._meta.concrete_fields
         if field.is_relation and field.related_model is updated
     )
     fields = [field for field in new._meta.concrete_fields if not field.primary_key]
+    # Typed where the values are read from a SELECT list, which gives no column to infer from.
+    connection = _database()
     values = [
-        f"(SELECT {column(updated, 'pk')} FROM updated)" if field is link else "%s"
+        f"updated.{column(updated, 'pk')}"
+        if field is link
+        else f"CAST(%s AS {field.cast_db_type(connection)})"
         for field in fields
     ]
     sql = (
         f"WITH updated AS ({update_sql} RETURNING {column(updated, 'pk')})"
         f" INSERT INTO {table_of(new)} ({', '.join(column_of(field) for field in fields)})"
-        f" VALUES ({', '.join(values)}) RETURNING {column(new, 'pk')}"
+        f" SELECT {', '.join(values)} FROM updated RETURNING {column(new, 'pk')}"
     )
     return sql, update_fields, [field for field in fields if field is not link]
 
 
 def update_and_insert(
-    updated: models.Model, names: Sequence[str], new: models.Model
+    updated: models.Model,
+    names: Sequence[str],
+    new: models.Model,
+    *,
+    unless_changed: tuple[str, Any] | None = None,
 ) -> tuple[str, list[Any]]:
     """One statement that writes the fields ``names`` of ``updated`` to its row and stores
     ``new``, whose one foreign key to ``updated``'s model is ``updated`` (it takes the key of
     the row written: no row written, no row stored), and returns ``new``'s key: what
     ``save(update_fields=names)`` and ``save(force_insert=True)`` write, for models with an
-    automatic key, no parents and no signal receivers. Its parameters come with it."""
-    sql, update_fields, fields = _update_and_insert(type(updated), tuple(names), type(new))
-    return sql, [*_values(updated, update_fields, False), updated.pk, *_values(new, fields, True)]
+    automatic key, no parents and no signal receivers. ``unless_changed``: a field of
+    ``updated`` and the value its row must still hold for anything to be written (the statement
+    then returns no row). Its parameters come with it."""
+    unless, expected = unless_changed if unless_changed is not None else (None, None)
+    sql, update_fields, fields = _update_and_insert(type(updated), tuple(names), type(new), unless)
+    condition = []
+    if unless is not None:
+        field = cast("models.Field[Any, Any]", updated._meta.get_field(unless))
+        condition = [field.get_db_prep_value(expected, _database())]
+    return sql, [
+        *_values(updated, update_fields, False),
+        updated.pk,
+        *condition,
+        *_values(new, fields, True),
+    ]
 
 
 def inserted(obj: models.Model, pk: Any) -> None:

@@ -242,7 +242,8 @@ async def test_a_game_dealt_in_another_process_reads_its_rows_with_the_lock_once
 ) -> None:
     """The worker that deals a game keeps its players; another worker's socket reads the rows
     under the lock at its first move there, and its frames show what the ORM reads; its next
-    move there reads the game row's position id only."""
+    move there is written in one statement, on condition that the row still names the position
+    that move left."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     positions.clear()
     sent = _statements_run(monkeypatch)
@@ -257,7 +258,31 @@ async def test_a_game_dealt_in_another_process_reads_its_rows_with_the_lock_once
     assert prepared.GAME_PLAYING_ROWS in sent and prepared.GAME_PLAYERS in sent
     sent.clear()
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
-    assert len(sent) == 2 and sent[0] == prepared.GAME_PLAYING_LOCKED
+    assert len(sent) == 1 and sent[0].startswith("WITH updated AS") and "position_id" in sent[0]
+
+
+async def test_a_move_on_kept_rows_that_another_process_moved_past_is_refused_under_the_lock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """This process keeps the position its last move left; another worker's socket moves on
+    from it. A player who chose on the kept position is told the table changed, from the rows
+    read under the lock, and nothing of theirs is stored."""
+    users, table, game = await database_sync_to_async(_table_at_a_position)()
+    assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    chosen_on = await database_sync_to_async(_version)(table)
+    await database_sync_to_async(_move_elsewhere)(users[1], table, {"pass": True})
+    sent = _statements_run(monkeypatch)
+    with pytest.raises(GameActionRefused) as refused:
+        # Seat 1 moved already: the kept position still has it to move.
+        await _move(users[1], table, {"pass": True}, version=chosen_on, action_id="late-0002")
+    assert refused.value.code == "stale"
+    # Written on condition first, which wrote nothing; then the lock and the rows read anew.
+    assert sent[0].startswith("WITH updated AS") and sent[1] == prepared.GAME_PLAYING_LOCKED
+    stored = await database_sync_to_async(_stored)(game)
+    assert [(number, seat, action_id) for number, seat, _a, _s, action_id in stored] == [
+        (1, 0, "loop-move-0001"),
+        (2, 1, ""),
+    ]
 
 
 def _move_elsewhere(user: User, table: Table, action: dict[str, Any]) -> None:
@@ -308,10 +333,12 @@ async def test_psycopg_prepares_each_statement_once_per_connection() -> None:
     assert prepared_now and all(name.startswith("_pg3_") for name in prepared_now)
     statements = list(prepared_now.values())
     assert len(set(statements)) == len(statements)  # each once
-    # The first move read the rows with the lock, the second its position id only; both wrote.
-    for sql in (prepared.GAME_PLAYING_ROWS, prepared.GAME_PLAYING_LOCKED, prepared.TABLE_SEATS):
+    # The first move read the rows with the lock and wrote; the second, on the rows the first
+    # left, wrote on condition that the row still named them.
+    for sql in (prepared.GAME_PLAYING_ROWS, prepared.TABLE_SEATS):
         assert sum(sql.split(" %s")[0] in text for text in statements) == 1
-    assert sum(text.startswith("WITH updated AS") for text in statements) == 1
+    writes = [text for text in statements if text.startswith("WITH updated AS")]
+    assert len(writes) == 2 and sum('AND "position_id" = $' in text for text in writes) == 1
     assert await _move(users[2], table, {"pass": True}, action_id="loop-move-0003") is not None
     assert await _prepared_on_the_loop() == prepared_now
     assert len(await database_sync_to_async(_stored)(game)) == 3
@@ -325,12 +352,14 @@ async def test_a_session_that_lost_its_statements_is_replaced_and_the_move_made_
     them."""
     users, table, game = await database_sync_to_async(_table_at_a_position)()
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
+    # The second move prepares the write on condition, which the third sends again.
+    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
     (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
     conn.pgconn.exec_(b"DEALLOCATE ALL")  # behind psycopg's back, as a pooler would
-    assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
+    assert await _move(users[2], table, {"pass": True}, action_id="loop-move-0003") is not None
     assert conn.closed
     assert await _prepared_on_the_loop()
-    assert len(await database_sync_to_async(_stored)(game)) == 2
+    assert len(await database_sync_to_async(_stored)(game)) == 3
 
 
 async def test_with_prepared_statements_off_the_moves_prepare_none(settings: Any) -> None:
@@ -467,7 +496,8 @@ async def test_the_next_move_takes_the_rows_this_move_left_without_reading_them_
     assert _fields(stored[0]) == _fields(kept.game)
     seats = [{**_fields(seat), "table": None} for seat in kept.seats or []]
     assert [{**_fields(seat), "table": None} for seat in stored[1:]] == seats
-    # So the next move here reads the game row's position id only, and builds no row.
+    # So the next move here is written on condition that the row still names them, and builds
+    # no row.
     built: list[int] = []
     build = prepared.GAME.build
 
@@ -479,7 +509,7 @@ async def test_the_next_move_takes_the_rows_this_move_left_without_reading_them_
     sent = _statements_run(monkeypatch)
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
     assert built == []
-    assert len(sent) == 2 and sent[0] == prepared.GAME_PLAYING_LOCKED
+    assert len(sent) == 1 and sent[0].startswith("WITH updated AS")
     stored_events = await database_sync_to_async(_stored)(game)
     assert [(number, seat) for number, seat, *_ in stored_events] == [(1, 0), (2, 1)]
 

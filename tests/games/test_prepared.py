@@ -166,9 +166,38 @@ def test_no_event_is_stored_when_the_game_row_is_not_found(
     event = GameEvent(game=game, number=1, seat=0, action={"play": "3s"}, source="player")
     game.pk += 1000
     sql, params = prepared.update_and_insert(game, ["to_move"], event)
-    with pytest.raises(psycopg.errors.NotNullViolation), server.transaction():
-        _run(server, sql, params)
+    with server.transaction():
+        assert _run(server, sql, params) == []
     assert not GameEvent.objects.exists()
+
+
+def test_a_move_written_unless_its_position_changed_writes_nothing_once_it_has(
+    server: psycopg.Connection[Any],
+) -> None:
+    _table, game = _table_with_a_game()
+    kept = game.position_id
+    moved = Game.objects.get(pk=game.pk)
+    moved.position_id = uuid.uuid4()  # another move came first
+    moved.save(update_fields=["position_id"])
+    game.position_id, game.to_move = uuid.uuid4(), 2
+    event = GameEvent(game=game, number=1, seat=0, action={"play": "3s"}, source="player")
+    sql, params = prepared.update_and_insert(
+        game, ["position_id", "to_move"], event, unless_changed=("position_id", kept)
+    )
+    with server.transaction():
+        assert _run(server, sql, params) == []
+    assert not GameEvent.objects.exists()
+    assert Game.objects.get(pk=game.pk).position_id == moved.position_id
+
+    # On the position the row names, the same statement writes both rows.
+    sql, params = prepared.update_and_insert(
+        game, ["position_id", "to_move"], event, unless_changed=("position_id", moved.position_id)
+    )
+    with server.transaction():
+        ((pk,),) = _run(server, sql, params)
+    assert GameEvent.objects.get().pk == pk
+    after = Game.objects.get(pk=game.pk)
+    assert (after.position_id, after.to_move) == (game.position_id, 2)
 
 
 def test_an_update_writes_only_the_named_fields(server: psycopg.Connection[Any]) -> None:
