@@ -188,15 +188,19 @@ def card_counter_html(played: Counter[Rank], own: Iterable[Any], *, decks: int =
 def _card_counter_html(left: tuple[int, ...], language: str) -> SafeString:
     # Fifteen ranks in every frame, and mostly the same counts from one change to the next.
     return mark_safe(
-        "".join(
-            format_html(
-                "<span{}><b>{}</b>{}</span>",
-                mark_safe("" if count else ' class="out"'),
-                label,
-                count,
-            )
-            for label, count in zip(_counter_labels(language), left, strict=True)
-        )
+        "".join(_counter_cell(position, count, language) for position, count in enumerate(left))
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _counter_cell(position: int, count: int, language: str) -> str:
+    """The counter's cell of ``COUNTER_RANKS[position]`` with ``count`` cards left: the same few
+    cells make every counter, whose counts change one or two ranks at a time."""
+    return format_html(
+        "<span{}><b>{}</b>{}</span>",
+        mark_safe("" if count else ' class="out"'),
+        _counter_labels(language)[position],
+        count,
     )
 
 
