@@ -242,13 +242,33 @@ _loop_thinkers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopThinke
 )
 
 
+#: The choices ``prepare_hint`` made, by the very position object they were made for (kept
+#: with them, so that its id is not reused meanwhile): the frames after a move on the loop ask
+#: for the position the move made, and finding it by identity spares hashing it whole (its
+#: history included) at every move.
+_prepared: OrderedDict[int, tuple[str, Any, Any]] = OrderedDict()
+
+
+def _prepared_choice(engine: Any, state: Any) -> Any:
+    found = _prepared.get(id(state))
+    if found is None or found[1] is not state or found[0] != engine.key:
+        return _MISSING
+    return found[2]
+
+
+def _keep_prepared(engine: Any, state: Any, choice: Any) -> None:
+    with _remembered_lock:
+        _prepared[id(state)] = (engine.key, state, choice)
+        while len(_prepared) > REMEMBERED:
+            _prepared.popitem(last=False)
+
+
 async def prepare_hint(engine: Any, state: Any) -> None:
     """Make the game's own bot's choice for the seat to move in ``state`` in the event loop's
-    thinking process, without blocking the loop, and remember it for ``hint_choice``."""
+    thinking process, without blocking the loop, and keep it for ``hint_choice``."""
     if state.to_move is None or state.is_terminal or settings.THINKING_PROCESSES <= 0:
         return
-    key = _key(engine, state)
-    if key is None or _recall(key) is not _MISSING:
+    if _prepared_choice(engine, state) is not _MISSING:
         return
     loop = asyncio.get_running_loop()
     thinker = _loop_thinkers.get(loop)
@@ -258,13 +278,16 @@ async def prepare_hint(engine: Any, state: Any) -> None:
         choice = await thinker.ask(engine, state, None)
     except ThinkerGone:
         return  # the frames' render makes this one
-    _remember(key, choice)
+    _keep_prepared(engine, state, choice)
 
 
 def hint_choice(engine: Any, state: Any) -> Any:
     """The game's own bot's choice for the seat to move in ``state``, the first play the Hint
-    button offers: the one ``prepare_hint`` made, or made now (in a page's or a database
-    thread's render)."""
+    button offers: the one ``prepare_hint`` made for this position, or one made before for an
+    equal one, or made now (in a page's or a database thread's render)."""
+    choice = _prepared_choice(engine, state)
+    if choice is not _MISSING:
+        return choice
     key = _key(engine, state)
     if key is not None:
         choice = _recall(key)
