@@ -241,6 +241,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     # looks at a quiet table again.
     frame: str = ""
     version: str = ""
+    user_key: str = ""
     quiet_since: float = 0.0
     watch: asyncio.Task[None] | None = None
     # The keys of the places this socket holds among the open sockets (``socket_limits``).
@@ -318,6 +319,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_NOT_SIGNED_IN)
             return
+        # The user's key in the frames a change carries, read from the lazy user once.
+        self.user_key = str(user.pk)
         if not await self._place_take(f"user:{user.pk}", settings.TABLE_SOCKETS_PER_USER):
             await self._refuse_too_many(gettext_noop("You have too many table pages open."))
             return
@@ -481,12 +484,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         frames = event.get("frames")
         if not frames or event.get("language") != self.language:
             return None
-        frame = frames.get(str(self.user.pk))
+        frame = frames.get(self.user_key)
         return frame if isinstance(frame, str) else None
 
     def _position_in(self, event: dict[str, Any]) -> int | None:
         """The seat of this socket's user after the change ``event`` tells, if it says."""
-        position = (event.get("seats") or {}).get(str(self.user.pk))
+        position = (event.get("seats") or {}).get(self.user_key)
         return position if type(position) is int else None
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
