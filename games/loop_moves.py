@@ -441,13 +441,8 @@ async def _move_in(
             assert reads is not None
             read = await _read(conn, reads, table_id=table_id, user_id=user.pk)
         try:
-            plan = decisions.player_move(
-                read,
-                user_id=user.pk,
-                action=action,
-                version=version,
-                action_id=action_id,
-                now=timezone.now(),
+            plan = _player_move(
+                read, user=user, action=action, version=version, action_id=action_id
             )
         except GameActionRefused:
             # A resend of a made action comes late (the version moved on) or out of turn: the
@@ -467,6 +462,20 @@ async def _move_in(
         raise RuntimeError(f"the move at table {table_id} wrote no event")
     _committed(plan, read, stored[0])
     return plan, read
+
+
+def _player_move(
+    read: GameRead, *, user: Any, action: dict[str, Any], version: str | None, action_id: str
+) -> MovePlan:
+    """``decisions.player_move`` of ``user``'s intent on what was ``read``, now."""
+    return decisions.player_move(
+        read,
+        user_id=user.pk,
+        action=action,
+        version=version,
+        action_id=action_id,
+        now=timezone.now(),
+    )
 
 
 #: What ``_move_on_kept`` returns when the move is to be decided again under the game's lock.
@@ -490,14 +499,7 @@ async def _move_on_kept(
     only from the rows as they are)."""
     read = _read_kept(known)
     try:
-        plan = decisions.player_move(
-            read,
-            user_id=user.pk,
-            action=action,
-            version=version,
-            action_id=action_id,
-            now=timezone.now(),
-        )
+        plan = _player_move(read, user=user, action=action, version=version, action_id=action_id)
     except GameActionRefused:
         return _UNDECIDED
     if plan.ends:
