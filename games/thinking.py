@@ -47,7 +47,7 @@ __all__ = ["choose", "hint_choice", "prepare_hint", "shutdown", "warm"]
 
 logger = logging.getLogger(__name__)
 
-#: How many positions' hint choices a process remembers (a few per table it serves).
+#: How many positions' choices a process keeps, hints and named bots' each (a few per table).
 REMEMBERED = 2048
 
 _pool: ProcessPoolExecutor | None = None
@@ -242,25 +242,25 @@ _loop_thinkers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopThinke
 )
 
 
-#: The choices ``prepare_hint`` made, by the very position object they were made for (kept
-#: with them, so that its id is not reused meanwhile): the frames after a move on the loop ask
-#: for the position the move made, and finding it by identity spares hashing it whole (its
-#: history included) at every move.
-_prepared: OrderedDict[int, tuple[str, Any, Any]] = OrderedDict()
+#: The Hint button's choices, by the very position object they were made for (kept with
+#: them, so that its id is not reused meanwhile): the frames after a move ask for the position
+#: the move made, which the process also keeps for the table's next reads, and finding it by
+#: identity spares hashing it whole (its history included) at every move.
+_hints: OrderedDict[int, tuple[str, Any, Any]] = OrderedDict()
 
 
-def _prepared_choice(engine: Any, state: Any) -> Any:
-    found = _prepared.get(id(state))
+def _kept_hint(engine: Any, state: Any) -> Any:
+    found = _hints.get(id(state))
     if found is None or found[1] is not state or found[0] != engine.key:
         return _MISSING
     return found[2]
 
 
-def _keep_prepared(engine: Any, state: Any, choice: Any) -> None:
-    with _remembered_lock:
-        _prepared[id(state)] = (engine.key, state, choice)
-        while len(_prepared) > REMEMBERED:
-            _prepared.popitem(last=False)
+def _keep_hint(engine: Any, state: Any, choice: Any) -> None:
+    with _remembered_lock:  # the loop and the database threads both keep hints
+        _hints[id(state)] = (engine.key, state, choice)
+        while len(_hints) > REMEMBERED:
+            _hints.popitem(last=False)
 
 
 async def prepare_hint(engine: Any, state: Any) -> None:
@@ -268,7 +268,7 @@ async def prepare_hint(engine: Any, state: Any) -> None:
     thinking process, without blocking the loop, and keep it for ``hint_choice``."""
     if state.to_move is None or state.is_terminal or settings.THINKING_PROCESSES <= 0:
         return
-    if _prepared_choice(engine, state) is not _MISSING:
+    if _kept_hint(engine, state) is not _MISSING:
         return
     loop = asyncio.get_running_loop()
     thinker = _loop_thinkers.get(loop)
@@ -278,26 +278,20 @@ async def prepare_hint(engine: Any, state: Any) -> None:
         choice = await thinker.ask(engine, state, None)
     except ThinkerGone:
         return  # the frames' render makes this one
-    _keep_prepared(engine, state, choice)
+    _keep_hint(engine, state, choice)
 
 
 def hint_choice(engine: Any, state: Any) -> Any:
     """The game's own bot's choice for the seat to move in ``state``, the first play the Hint
-    button offers: the one ``prepare_hint`` made for this position, or one made before for an
-    equal one, or made now (in a page's or a database thread's render)."""
-    choice = _prepared_choice(engine, state)
+    button offers: the one ``prepare_hint`` made, or made now (in a page's or a database
+    thread's render) and kept for the position's next frames."""
+    choice = _kept_hint(engine, state)
     if choice is not _MISSING:
         return choice
-    key = _key(engine, state)
-    if key is not None:
-        choice = _recall(key)
-        if choice is not _MISSING:
-            return choice
     # Not prepared on the loop (no move path renders a frame there without it): waiting for a
     # thinking process would stop the loop as long as choosing here.
     choice = _choose_here(engine, state, None) if _on_event_loop() else choose(engine, state)
-    if key is not None:
-        _remember(key, choice)
+    _keep_hint(engine, state, choice)
     return choice
 
 
