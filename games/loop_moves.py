@@ -68,6 +68,7 @@ from .prepared import (
     update,
     update_and_insert,
 )
+from .presentation import presentation_for
 from .selectors import (
     TableRows,
     game_events_wanted,
@@ -314,7 +315,8 @@ async def table_move(
     game, after, event = plan.game, plan.after, plan.event
     rows = plan.rows_after(read)
     # The frames offer the next player the bot's choice first: made off the loop.
-    await thinking.prepare_hint(read.engine, after)
+    if presentation_for(read.engine.key).wants_bot_choice(after):
+        await thinking.prepare_hint(read.engine, after)
     notice = services.table_notice(
         table_id=table_id,
         message={"kind": plan.kind, "game": game.pk, "number": event.number},

@@ -132,6 +132,11 @@ class Presentation:
 
     # What one viewer sees ----------------------------------------------------------------------
 
+    def wants_bot_choice(self, state: Any) -> bool:
+        """Whether the frames of ``state`` offer the game's bot's choice for the player to move,
+        which the move path then makes off the event loop beforehand (``thinking.prepare_hint``)."""
+        return False
+
     def hints(self, state: Any, seat: int) -> list[Any]:
         """What the seat to move may do, offered in this order (JSON)."""
         engine = engine_for(self.key)
@@ -359,6 +364,13 @@ class HandsPresentation(Presentation):
 
     def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
         return state.hand(seat)  # type: ignore[no-any-return]
+
+    def wants_bot_choice(self, state: Any) -> bool:
+        # The Hint button's list starts with the bot's choice once there is a play to offer
+        # (``plays_bot_first``); bids, 加倍 and a hand that cannot beat the table need none.
+        if state.to_move is None or state.is_terminal:
+            return False
+        return any(isinstance(move, self.play_type) for move in state.legal_moves())
 
     def last_round(self, state: Any) -> dict[int, str]:
         # A round ends when every other seat has passed after a play.

@@ -367,7 +367,7 @@ class DoudizhuPresentation(HandsPresentation):
     def seat_actions(self, state: GameState, seat: int) -> list[Any]:
         """明牌 (with the multiplier it would bring) and 加倍, whoever is to move."""
         actions: list[dict[str, Any]] = []
-        for action in state.legal_actions(seat):
+        for action in state.side_actions(seat):
             if isinstance(action, Show):
                 actions.append({"show": True, "multiplier": action.multiplier})
             elif isinstance(action, Double):

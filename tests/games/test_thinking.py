@@ -22,6 +22,7 @@ from django.test import override_settings
 
 from games import thinking
 from games.bots import SearchPolicy, choose_for
+from games.presentation import presentation_for
 from games.rules import IllegalMoveError
 from games.rules.doudizhu import ENGINE as DOUDIZHU
 from games.rules.gandengyan import ENGINE as GANDENGYAN
@@ -108,6 +109,29 @@ def test_a_hint_prepared_on_the_loop_is_not_chosen_again(
 
     monkeypatch.setattr(thinking, "_choose_here", chosen_here)
     assert thinking.hint_choice(GANDENGYAN, state) == expected
+
+
+@pytest.mark.parametrize("engine", [GANDENGYAN, DOUDIZHU, SHANGHAI], ids=lambda e: e.key)
+@override_settings(THINKING_PROCESSES=0)
+def test_the_hint_is_prepared_exactly_where_the_frames_offer_it(engine: Any) -> None:
+    # The move path asks for the bot's choice only where the Hint button's list starts with it:
+    # elsewhere (bids, 加倍, a hand that cannot beat the table) the hints never consult it.
+    presentation = presentation_for(engine.key)
+    wanted = unwanted = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        options = engine.default_options
+        state = engine.deal(seed, players=engine.seat_count(options), options=options)
+        while not state.is_terminal:
+            seat = state.to_move
+            thinking._hints.clear()
+            presentation.hints(state, seat)
+            consulted = any(kept[1] is state for kept in thinking._hints.values())
+            assert presentation.wants_bot_choice(state) == consulted
+            wanted += consulted
+            unwanted += not consulted
+            state = state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert wanted > 10 and unwanted > 10
 
 
 def test_without_thinking_processes_the_caller_chooses() -> None:

@@ -427,7 +427,8 @@ class GameState(_Fields):
         return legal_plays(self.hands[self.to_move], None if table is None else table.combo)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Everything ``seat`` may do now, in a fixed order; out of turn, only 明牌 and 加倍."""
+        """Everything ``seat`` may do now, in a fixed order: its turn's actions, then
+        ``side_actions``; out of turn, only those."""
         if type(seat) is not int or not 0 <= seat < SEATS or self.to_move is None:
             return []
         phase = self.phase
@@ -436,12 +437,20 @@ class GameState(_Fields):
             actions += [DealOn(step) for step in range(self.dealt + 1, DEAL_STEPS + 1)]
         elif phase is Phase.BID and seat == self.to_move:
             actions += [CALL, NO_CALL] if self._bid_stage() == "call" else [ROB, NO_ROB]
-        elif phase is Phase.DOUBLE and self.doubles[seat] is None:
+        elif phase is Phase.PLAY and seat == self.to_move:
+            actions += self.legal_moves()
+        return actions + self.side_actions(seat)
+
+    def side_actions(self, seat: int) -> list[Action]:
+        """The 加倍 and 明牌 ``seat`` may declare now, whoever is to move: the end of
+        ``legal_actions``, without making the plays it starts with."""
+        if type(seat) is not int or not 0 <= seat < SEATS or self.to_move is None:
+            return []
+        actions: list[Action] = []
+        if self.phase is Phase.DOUBLE and self.doubles[seat] is None:
             actions.append(NO_DOUBLE)
             if self.may_double(seat):
                 actions.append(DOUBLE)
-        elif phase is Phase.PLAY and seat == self.to_move:
-            actions += self.legal_moves()
         show = self._show_moment(seat)
         if isinstance(show, Show):
             actions.append(show)

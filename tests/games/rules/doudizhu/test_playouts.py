@@ -10,6 +10,7 @@ import pytest
 from games.bots.doudizhu import DoudizhuPolicy
 from games.bots.policy import choose_for
 from games.rules.doudizhu import ENGINE, GameState, Phase, Play
+from games.rules.doudizhu.moves import Double, Show
 from games.rules.doudizhu.simulate import simulate
 
 
@@ -22,6 +23,13 @@ def random_game(seed: int) -> GameState:
         if state.phase is Phase.PLAY:
             others = [s for s in range(3) if s != state.to_move]
             assert all(not isinstance(a, Play) for s in others for a in state.legal_actions(s))
+        for seat in range(3):
+            # 明牌 and 加倍 end the legal actions, whoever is to move.
+            side = state.side_actions(seat)
+            legal = state.legal_actions(seat)
+            assert legal[len(legal) - len(side) :] == side
+            assert all(isinstance(a, (Show, Double)) for a in side)
+            assert all(not isinstance(a, (Show, Double)) for a in legal[: len(legal) - len(side)])
         seat, action = rng.choice(choices)
         state = state.apply(seat, action)
     return state
