@@ -247,6 +247,7 @@ def frame_context(
         start_choices = presentation.start_choices(table.play_rules)
     return {
         **own,
+        "table_parts": _table_parts(language),
         "start_choices": start_choices,
         "game_rules": game_rules,
         "frame_template": presentation.frame_template,
