@@ -149,6 +149,10 @@ class Server:
             # kill every few seconds they must expire well before READY_SECONDS.
             "TABLE_RESYNC_SECONDS": "2",
             "TABLE_SOCKET_SLOT_SECONDS": "10",
+            # The scripted players answer every frame at once, faster than people: a message
+            # the rate limit drops is never sent again (a page would show the warning), and a
+            # player who misses 再来一局 so is stood up. The limit has tests of its own.
+            "TABLE_MESSAGE_RATE": "100/second;6000/minute",
         }
 
     def start(self, part: str) -> None:
