@@ -66,12 +66,13 @@ def move_write(
     game.save(update_fields=list(plan.fields))
     for seat, fields in plan.seats:
         seat.save(update_fields=list(fields))
+    ended_at: Table | None = None
     if plan.ends:
         Table.objects.filter(pk=game.table_id, status=Table.Status.PLAYING).update(
             status=Table.Status.WAITING
         )
         game_settle(game=game)
-        leave_after_game(table_id=game.table_id)
+        ended_at = leave_after_game(table_id=game.table_id)
     if caller is not None:
         for field in (
             "status",
@@ -105,6 +106,16 @@ def move_write(
             from ..frames import render_player_frames  # presentation: only after a commit
 
             return render_player_frames(table=game.table, rows=rows, state=plan.after)
+
+    elif ended_at is not None:
+        # The settlement changed the players' rows and balances, which the frames read again;
+        # the table, locked as the game ended, and its seats are as this move left them.
+        table_after, seats_after = ended_at, rows.seats
+
+        def frames() -> dict[str, Any]:
+            from ..frames import frames_of_table
+
+            return frames_of_table(table=table_after, seats=seats_after, last=game)
 
     broadcast_on_commit(
         table_id=game.table_id,

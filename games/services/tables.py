@@ -428,13 +428,16 @@ def table_leave_cancel(*, user: User, table: Table) -> None:
         broadcast_on_commit(table_id=table.pk, message={"kind": "seats"})
 
 
-def leave_after_game(*, table_id: int) -> None:
+def leave_after_game(*, table_id: int) -> Table | None:
     """Free the seats of the players of ``table_id`` who asked to leave once its game ended
     (called as it ends): the next game does not wait for them, and a table with no player left
-    closes."""
+    closes. Returns the table, locked, when no seat was freed (its seats are then as the game's
+    last move left them); None when one was."""
     locked = lock_tables(table_id)[table_id]
     if locked.seats.filter(user__isnull=False, leaves_after_game=True).update(**_FREED_SEAT):
         table_broadcast_on_commit(table=locked, kind=_table_changed(table=locked, kind="left"))
+        return None
+    return locked
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ from accounts.models import LedgerEntry
 from games import services
 from games.engines import engine_for
 from games.errors import GameActionRefused
-from games.frames import render_frame_and_version
+from games.frames import frames_of_table, render_frame_and_version
 from games.models import Game, GameEvent, Room, Table
 from games.rules import Phase, parse_cards
 from games.rules.doudizhu import ENGINE, GameState
@@ -256,3 +256,44 @@ def test_a_game_with_nothing_to_choose_before_the_deal_refuses_a_start() -> None
     assert not table.seats.filter(ready=True).exists()
     frame, _version = render_frame_and_version(table=table, seat=0)
     assert 'data-action="again-start"' not in frame
+
+
+@pytest.mark.parametrize("leaver", [False, True])
+def test_the_frames_after_the_last_move_show_the_table_as_read_anew(
+    leaver: bool, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The last move's frames come from the table and seats the move left (none freed) and the
+    players and balances read again after the settlement: the very frames a fresh read renders,
+    multiplier and payments included. A player leaving after the game frees a seat, and the
+    frames are then read anew."""
+    room = ddz_room()
+    people = [make_player(name, 50_000) for name in ("p0", "p1", "p2")]
+    table = Table.objects.create(room=room)
+    for position, person in enumerate(people):
+        table.seats.create(position=position, user=person, ready=True)
+    game = services.game_start(table=table, players=list(people), seed=7)
+    if leaver:
+        assert services.table_leave(user=people[2], table=table) is not None
+    for _turn in range(400):
+        game, state = fresh(game)
+        assert game.status == Game.Status.PLAYING
+        seat = state.to_move
+        if state.phase is Phase.DEAL or seat is None:
+            assert run_clock(game, later=0.01) is not None
+            continue
+        actions = state.legal_actions(seat)
+        # Bid and double when asked, lead the most cards, follow with the smallest.
+        move = actions[0] if state.phase is not Phase.PLAY or state.table else actions[-1]
+        if state.apply(seat, move).is_terminal:
+            break
+        act(people[seat], table, seat, move.to_json())
+    else:
+        pytest.fail("the game did not end")
+    with services.notices_collected() as notices, django_capture_on_commit_callbacks(execute=True):
+        act(people[seat], table, seat, move.to_json())
+    game.refresh_from_db()
+    assert game.settled_at is not None
+    (finished,) = [notice for _group, notice in notices if notice.get("kind") == "finished"]
+    assert finished["frames"]
+    assert finished == {**finished, **frames_of_table(table_id=table.pk)}
+    assert ("left" in [notice.get("kind") for _group, notice in notices]) is leaver
