@@ -190,6 +190,16 @@ def staff_adjustment_too_large() -> str:
     }
 
 
+def user_lock(*, user_id: int) -> User:
+    """The user's row, locked until the transaction ends: one player's concurrent actions (a
+    double click, two tabs) queue here.
+
+    The lock is PostgreSQL's FOR NO KEY UPDATE, which rows referring to the user do not wait
+    for: a game starting at the player's table while they wait for it cannot deadlock.
+    """
+    return User.objects.select_for_update(no_key=True).get(pk=user_id)
+
+
 def user_set_sounds(*, user: User, on: bool) -> None:
     """Turn the table's sounds (and its vibration on phones) on or off for ``user``."""
     user.sounds_on = on

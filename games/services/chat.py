@@ -18,6 +18,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.services import user_lock
 
 from ..errors import ChatRefused
 from ..models import Game, PlayerMute, PlayerReport, Seat, Table, TableMessage
@@ -57,7 +58,7 @@ def table_say(*, user: User, table_id: int, phrase: str) -> TableMessage:
         raise ChatRefused("unknown_phrase", _("That phrase is not one of the list."))
     # The user's row first, as every service locks: two tabs of one player queue here, so
     # the rate limit counts every message of theirs.
-    locked = User.objects.select_for_update().get(pk=user.pk)
+    locked = user_lock(user_id=user.pk)
     now = timezone.now()
     _refuse_banned(locked, now)
     seat = (
@@ -228,6 +229,6 @@ def report_mute_player(*, report: PlayerReport, staff: User) -> PlayerReport:
 @transaction.atomic
 def user_chat_ban(*, user_id: int, until: datetime) -> None:
     """Refuse the phrases of the user ``user_id`` until ``until``."""
-    locked = User.objects.select_for_update().get(pk=user_id)
+    locked = user_lock(user_id=user_id)
     locked.chat_banned_until = until
     locked.save(update_fields=["chat_banned_until"])

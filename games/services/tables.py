@@ -17,12 +17,12 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Wallet
+from accounts.services import user_lock
 from games.rules import RulesError
 
 from ..engines import engine_for
@@ -45,7 +45,7 @@ INVITE_CODE_BYTES = 12
 
 def _lock_user(user: User) -> None:
     """Queue concurrent table actions of one player (a double click, two tabs)."""
-    get_user_model().objects.select_for_update().only("pk").get(pk=user.pk)
+    user_lock(user_id=user.pk)
 
 
 def lock_tables(*table_ids: int | None) -> dict[int, Table]:

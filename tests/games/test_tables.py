@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.db import connections
+from django.db import connection, connections, transaction
 from django.utils import translation
 
 from accounts.models import User
+from accounts.services import user_lock
 from games import frames, selectors, services
 from games.frames import render_frame_and_version
 from games.models import Game, Room, Seat, Table
@@ -714,6 +715,49 @@ def test_players_pressing_play_at_once_fill_tables_without_a_double_seat() -> No
         playing = Game.objects.filter(table=table, status=Game.Status.PLAYING).count()
         assert playing == (1 if len(taken) == 3 else 0)
         assert table.status == (Table.Status.PLAYING if playing else Table.Status.WAITING)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+    reason="row locks and concurrent transactions need PostgreSQL (set DATABASE_URL)",
+)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_player_queued_behind_their_own_lock_does_not_hold_up_their_tables_game() -> None:
+    # One of the player's tabs holds their row (on its way to another room, it will wait for
+    # this table) while the last player sits down: the game starts without waiting for it.
+    room = make_room(code="queue")
+    first, second, third = (make_player(f"q{i}") for i in range(3))
+    services.table_play(user=first, room=room)
+    services.table_play(user=second, room=room)
+    held, release = threading.Event(), threading.Event()
+
+    def other_tab() -> None:
+        try:
+            with transaction.atomic():
+                user_lock(user_id=first.pk)
+                held.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=other_tab)
+    thread.start()
+    try:
+        assert held.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '5s'")
+            table, _seat = services.table_play(user=third, room=room)
+    finally:
+        release.set()
+        thread.join(timeout=30)
+    assert Game.objects.filter(table=table, status=Game.Status.PLAYING).count() == 1
+    assert {player.user_id for player in Game.objects.get(table=table).players.all()} == {
+        first.pk,
+        second.pk,
+        third.pk,
+    }
 
 
 def test_after_a_game_the_table_says_until_when_its_players_may_play_again(
