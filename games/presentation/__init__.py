@@ -26,7 +26,7 @@ engine's view and legal actions as they are: its templates are all it needs. A s
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django import forms
@@ -366,11 +366,8 @@ class HandsPresentation(Presentation):
         return state.hand(seat)  # type: ignore[no-any-return]
 
     def wants_bot_choice(self, state: Any) -> bool:
-        # The Hint button's list starts with the bot's choice once there is a play to offer
-        # (``plays_bot_first``); bids, 加倍 and a hand that cannot beat the table need none.
-        if state.to_move is None or state.is_terminal:
-            return False
-        return any(isinstance(move, self.play_type) for move in state.legal_moves())
+        # Bids, 加倍 and a hand that cannot beat the table offer no plays (``hint_plays``).
+        return bool(offered_plays(state, self.play_type))
 
     def last_round(self, state: Any) -> dict[int, str]:
         # A round ends when every other seat has passed after a play.
@@ -407,19 +404,34 @@ def deals_and_bottoms(record: Mapping[str, Any]) -> list[tuple[str, str]]:
     return lines
 
 
-def plays_bot_first(engine: Any, state: Any, play_type: type) -> list[dict[str, str]]:
-    """The plays (of ``play_type``) the player to move in ``state`` could make, in the order the
-    Hint button offers them: the game's bot's choice first (when it plays), then the others in
-    the engine's order, from the smallest, each set of cards once (``{"cards": "3s 3h"}``).
-    Empty when nothing beats the table."""
-    plays = [move for move in state.legal_moves() if isinstance(move, play_type)]
+def offered_plays(state: Any, play_type: type) -> list[Any]:
+    """The plays (of ``play_type``) the player to move in ``state`` may make, in the engine's
+    order; empty when the game is over or nothing beats the table."""
+    if state.to_move is None or state.is_terminal:
+        return []
+    return [move for move in state.legal_moves() if isinstance(move, play_type)]
+
+
+def hint_plays(
+    engine: Any, state: Any, play_type: type, key: Callable[[Any], Any] | None = None
+) -> list[Any]:
+    """The ``offered_plays`` in the order the Hint button offers them: the game's bot's choice
+    first (when it plays), then all of them in the engine's order or by ``key``. The bot is
+    asked only when there are plays, as ``HandsPresentation.wants_bot_choice`` says."""
+    plays = offered_plays(state, play_type)
     if not plays:
         return []
     choice = hint_choice(engine, state)
-    ordered = ([choice] if isinstance(choice, play_type) else []) + plays
+    rest = plays if key is None else sorted(plays, key=key)
+    return ([choice] if isinstance(choice, play_type) else []) + rest
+
+
+def plays_bot_first(engine: Any, state: Any, play_type: type) -> list[dict[str, str]]:
+    """The ``hint_plays`` of the player to move in ``state``, each set of cards once
+    (``{"cards": "3s 3h"}``). Empty when nothing beats the table."""
     hints: list[dict[str, str]] = []
     seen: set[str] = set()
-    for play in ordered:
+    for play in hint_plays(engine, state, play_type):
         cards = str(play)
         if cards not in seen:
             seen.add(cards)

@@ -20,10 +20,9 @@ from games.rules import NotationError, format_cards, parse_cards, parse_ranks
 from games.rules.gandengyan import ENGINE, ComboKind, GameState, GandengyanRules, Move, Play
 from games.rules.gandengyan.combos import combo_from_ranks
 from games.rules.history import unwind
-from games.thinking import hint_choice
 
 from ..frames.cards import card_faces, cards_html
-from . import HandsPresentation, play_words, sorted_cards
+from . import HandsPresentation, hint_plays, play_words, sorted_cards
 
 
 def combo_label(ranks: str, language: str | None = None) -> str:
@@ -54,12 +53,11 @@ def play_hints(state: GameState) -> list[dict[str, str]]:
     """The plays the player to move could make, in the order the Hint button offers them: the
     bot's choice first (when it plays), then the others from the lowest, one per set of cards.
     Each is ``{"cards": "3s 4h", "as": "3 4"}``. Empty when nothing can be played."""
-    legal = [move for move in state.legal_moves() if isinstance(move, Play)]
-    if not legal:
-        return []
-    choice = hint_choice(ENGINE, state)
-    ordered = ([choice] if isinstance(choice, Play) else []) + sorted(
-        legal, key=lambda move: (move.combo.sort_key if move.combo else (0, 0, 0), move.mask)
+    ordered = hint_plays(
+        ENGINE,
+        state,
+        Play,
+        key=lambda move: (move.combo.sort_key if move.combo else (0, 0, 0), move.mask),
     )
     hints: list[dict[str, str]] = []
     seen: set[int] = set()
