@@ -1,6 +1,6 @@
 """Users, their wallets and the coin ledger.
 
-A wallet's balance changes only through ``accounts.services.coins_move``, which writes one
+A wallet's balance changes only through ``accounts.services.coins_move_many``, which writes one
 append-only ``LedgerEntry`` per movement inside a transaction that locks the wallet row. The
 database refuses a negative balance (a check constraint), and a game can pay into one wallet only
 once (a unique constraint on its settlement rows).

@@ -1,8 +1,10 @@
-"""Writes to wallets and the coin ledger. Every coin movement goes through ``coins_move``."""
+"""Writes to wallets and the coin ledger. Every coin movement goes through ``coins_move_many``
+(``coins_move`` for one)."""
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -84,7 +86,6 @@ def house_wallet() -> Wallet:
     return wallet
 
 
-@transaction.atomic
 def coins_move(
     *,
     wallet: Wallet,
@@ -94,38 +95,74 @@ def coins_move(
     staff: User | None = None,
     note: str = "",
 ) -> LedgerEntry:
-    """Add ``amount`` (negative: take) to a wallet and write its ledger row, atomically.
-
-    The wallet row is locked for the transaction, so concurrent movements on one wallet queue up
-    and each sees the balance the previous one left. Raises ``InsufficientCoins`` if the balance
-    would go below zero, ``BalanceTooLarge`` if it would go above ``MAX_BALANCE`` (well within
-    the ledger's 64-bit columns), and ``ValueError`` for a zero or non-integer amount.
-    """
-    if type(amount) is not int or amount == 0:
-        raise ValueError("a coin movement is a non-zero whole number of coins")
-    locked = Wallet.objects.select_for_update().get(pk=wallet.pk)
-    balance = locked.balance + amount
-    if balance < 0:
-        raise InsufficientCoins(
-            f"{locked.user} has {locked.balance:,} coins; {-amount:,} cannot be taken"
-        )
-    if balance > settings.MAX_BALANCE:
-        raise BalanceTooLarge(
-            f"{locked.user} has {locked.balance:,} coins; {amount:,} more would pass "
-            f"{settings.MAX_BALANCE:,}"
-        )
-    locked.balance = balance
-    locked.save(update_fields=["balance", "updated_at"])
-    wallet.balance = balance
-    return LedgerEntry.objects.create(
-        wallet=locked,
-        amount=amount,
-        balance_after=balance,
-        reason=reason,
-        game=game,
-        staff=staff,
-        note=note[:500],
+    """Add ``amount`` (negative: take) to a wallet and write its ledger row, atomically
+    (``coins_move_many`` with one movement, which says what is checked and raised)."""
+    (entry,) = coins_move_many(
+        moves=[(wallet, amount)], reason=reason, game=game, staff=staff, note=note
     )
+    return entry
+
+
+@transaction.atomic
+def coins_move_many(
+    *,
+    moves: Sequence[tuple[Wallet, int]],
+    reason: LedgerReason | str,
+    game: Game | None = None,
+    staff: User | None = None,
+    note: str = "",
+) -> list[LedgerEntry]:
+    """Add each ``(wallet, amount)`` of ``moves`` (negative: take) to its wallet and write one
+    ledger row for each, in that order, atomically: all of them or none.
+
+    The wallet rows are locked for the transaction (in the order of their keys), so concurrent
+    movements on one wallet queue up and each sees the balance the previous one left. Raises
+    ``InsufficientCoins`` if a balance would go below zero, ``BalanceTooLarge`` if it would go
+    above ``MAX_BALANCE`` (well within the ledger's 64-bit columns), and ``ValueError`` for a
+    zero or non-integer amount or a wallet named twice; nothing is written then. The balances
+    change in one statement and the rows are written in another, however many wallets move.
+    """
+    if len({wallet.pk for wallet, _amount in moves}) != len(moves):
+        raise ValueError("each wallet moves at most once in one call")
+    for _wallet, amount in moves:
+        if type(amount) is not int or amount == 0:
+            raise ValueError("a coin movement is a non-zero whole number of coins")
+    locked = {
+        row.pk: row
+        for row in Wallet.objects.select_for_update()
+        .filter(pk__in=[wallet.pk for wallet, _amount in moves])
+        .order_by("pk")
+    }
+    now = timezone.now()
+    entries = []
+    for wallet, amount in moves:
+        row = locked[wallet.pk]
+        balance = row.balance + amount
+        if balance < 0:
+            raise InsufficientCoins(
+                f"{row.user} has {row.balance:,} coins; {-amount:,} cannot be taken"
+            )
+        if balance > settings.MAX_BALANCE:
+            raise BalanceTooLarge(
+                f"{row.user} has {row.balance:,} coins; {amount:,} more would pass "
+                f"{settings.MAX_BALANCE:,}"
+            )
+        row.balance, row.updated_at = balance, now
+        entries.append(
+            LedgerEntry(
+                wallet=row,
+                amount=amount,
+                balance_after=balance,
+                reason=reason,
+                game=game,
+                staff=staff,
+                note=note[:500],
+            )
+        )
+    Wallet.objects.bulk_update(locked.values(), ["balance", "updated_at"])
+    for wallet, _amount in moves:
+        wallet.balance = locked[wallet.pk].balance
+    return LedgerEntry.objects.bulk_create(entries)
 
 
 class ReliefRefused(Exception):

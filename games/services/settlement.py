@@ -8,10 +8,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import LedgerReason, Wallet
-from accounts.services import coins_move, house_wallet
+from accounts.services import coins_move_many, house_wallet
 
 from ..engines import engine_for
-from ..models import Game
+from ..models import Game, GamePlayer
 from ..selectors import (
     game_state,
 )
@@ -90,19 +90,23 @@ def game_settle(*, game: Game) -> None:
     net = dict.fromkeys(wallets, 0)
     for player in players:
         net[owners[player.seat]] += coins[player.seat]
-    # Payments first, then receipts, so that no balance ever dips below zero.
-    for user_id in sorted(net, key=lambda user_id: (net[user_id] > 0, wallets[user_id].pk)):
-        if net[user_id] != 0:
-            coins_move(
-                wallet=wallets[user_id], amount=net[user_id], reason=LedgerReason.GAME, game=locked
-            )
+    # The payments' rows before the receipts', as the coins flow.
+    coins_move_many(
+        moves=[
+            (wallets[user_id], net[user_id])
+            for user_id in sorted(net, key=lambda user_id: (net[user_id] > 0, wallets[user_id].pk))
+            if net[user_id] != 0
+        ],
+        reason=LedgerReason.GAME,
+        game=locked,
+    )
 
     for player in players:
         player.cards_left = cards_left[player.seat]
         player.spring = spring[player.seat]
         player.nominal = settlement.payments[player.seat]
         player.coins = coins[player.seat]
-        player.save(update_fields=["cards_left", "spring", "nominal", "coins"])
+    GamePlayer.objects.bulk_update(players, ["cards_left", "spring", "nominal", "coins"])
     locked.result = {
         **settlement.to_json(),
         "cards_left": list(cards_left),

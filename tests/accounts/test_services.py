@@ -16,6 +16,7 @@ from accounts.services import (
     ReliefRefused,
     coins_adjust_by_staff,
     coins_move,
+    coins_move_many,
     relief_claim,
     wallet_create,
 )
@@ -66,6 +67,49 @@ def test_coins_move_refuses_zero_and_non_integers(player: User, amount: object) 
     with pytest.raises(ValueError):
         coins_move(wallet=Wallet.objects.get(user=player), amount=amount, reason="game")  # type: ignore[arg-type]
     assert len(entries(player)) == 1
+
+
+def test_coins_move_many_moves_every_wallet_in_one_statement_each_for_balances_and_rows(
+    make_player: Callable[..., User], django_assert_num_queries
+) -> None:
+    players = [make_player(balance=1_000) for _ in range(4)]
+    wallets = [Wallet.objects.get(user=user) for user in players]
+    amounts = [-300, -200, 100, 400]
+    # A savepoint, the wallets' lock, their balances, their rows and the savepoint's release.
+    with django_assert_num_queries(5):
+        made = coins_move_many(
+            moves=list(zip(wallets, amounts, strict=True)), reason=LedgerReason.GAME
+        )
+    assert [wallet.balance for wallet in wallets] == [700, 800, 1_100, 1_400]
+    assert [Wallet.objects.get(pk=wallet.pk).balance for wallet in wallets] == [
+        700,
+        800,
+        1_100,
+        1_400,
+    ]
+    assert [(entry.wallet_id, entry.amount, entry.balance_after) for entry in made] == [
+        (wallet.pk, amount, 1_000 + amount) for wallet, amount in zip(wallets, amounts, strict=True)
+    ]
+    # In the order given, each row kept as the ledger shows it.
+    stored = list(LedgerEntry.objects.filter(pk__in=[entry.pk for entry in made]).order_by("pk"))
+    assert [(entry.wallet_id, entry.amount) for entry in stored] == [
+        (wallet.pk, amount) for wallet, amount in zip(wallets, amounts, strict=True)
+    ]
+
+
+def test_coins_move_many_moves_all_or_nothing(make_player: Callable[..., User]) -> None:
+    rich, poor = make_player(balance=5_000), make_player(balance=100)
+    wallets = [Wallet.objects.get(user=rich), Wallet.objects.get(user=poor)]
+    rows_before = LedgerEntry.objects.count()
+    with pytest.raises(InsufficientCoins, match="100 coins; 101 cannot be taken"):
+        coins_move_many(moves=[(wallets[0], 1_000), (wallets[1], -101)], reason=LedgerReason.GAME)
+    with pytest.raises(ValueError, match="at most once"):
+        coins_move_many(moves=[(wallets[0], 10), (wallets[0], -10)], reason=LedgerReason.GAME)
+    with pytest.raises(ValueError, match="non-zero whole number"):
+        coins_move_many(moves=[(wallets[0], 10), (wallets[1], 0)], reason=LedgerReason.GAME)
+    assert [Wallet.objects.get(pk=wallet.pk).balance for wallet in wallets] == [5_000, 100]
+    assert [wallet.balance for wallet in wallets] == [5_000, 100]
+    assert LedgerEntry.objects.count() == rows_before
 
 
 def test_the_database_refuses_a_negative_balance(player: User) -> None:
