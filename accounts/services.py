@@ -119,8 +119,8 @@ def coins_move_many(
     movements on one wallet queue up and each sees the balance the previous one left. Raises
     ``InsufficientCoins`` if a balance would go below zero, ``BalanceTooLarge`` if it would go
     above ``MAX_BALANCE`` (well within the ledger's 64-bit columns), and ``ValueError`` for a
-    zero or non-integer amount or a wallet named twice; nothing is written then. The balances
-    change in one statement and the rows are written in another, however many wallets move.
+    zero or non-integer amount or a wallet named twice; nothing is written then. The ledger
+    rows are written in one statement, however many wallets move.
     """
     if len({wallet.pk for wallet, _amount in moves}) != len(moves):
         raise ValueError("each wallet moves at most once in one call")
@@ -159,7 +159,9 @@ def coins_move_many(
                 note=note[:500],
             )
         )
-    Wallet.objects.bulk_update(locked.values(), ["balance", "updated_at"])
+    for row in locked.values():
+        # One short UPDATE each: cheaper to build than bulk_update's CASE for a few wallets.
+        Wallet.objects.filter(pk=row.pk).update(balance=row.balance, updated_at=now)
     for wallet, _amount in moves:
         wallet.balance = locked[wallet.pk].balance
     return LedgerEntry.objects.bulk_create(entries)

@@ -5,10 +5,10 @@ of a finished game (``settlement``), disputes (``disputes``), quick phrases, mut
 sockets once committed (``notices``).
 
 Every service is atomic, takes keyword-only arguments and locks the rows it changes. Coins move
-only through ``accounts.services.coins_move_many`` (``coins_move``). Locks are always taken in the same order (a user
-row, then tables by primary key; the game row, then its table, then wallets by primary key) so
-that concurrent writers queue instead of deadlocking. Listeners hear about a change only after
-the transaction that made it has committed.
+only through ``accounts.services.coins_move_many`` (``coins_move``). Locks are always taken in
+the same order (a user row, then tables by primary key; the game row, then its table, then
+wallets by primary key) so that concurrent writers queue instead of deadlocking. Listeners
+hear about a change only after the transaction that made it has committed.
 """
 
 from ..errors import (

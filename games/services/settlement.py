@@ -11,7 +11,7 @@ from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move_many, house_wallet
 
 from ..engines import engine_for
-from ..models import Game, GamePlayer
+from ..models import Game
 from ..selectors import (
     game_state,
 )
@@ -106,7 +106,7 @@ def game_settle(*, game: Game) -> None:
         player.spring = spring[player.seat]
         player.nominal = settlement.payments[player.seat]
         player.coins = coins[player.seat]
-    GamePlayer.objects.bulk_update(players, ["cards_left", "spring", "nominal", "coins"])
+        player.save(update_fields=["cards_left", "spring", "nominal", "coins"])
     locked.result = {
         **settlement.to_json(),
         "cards_left": list(cards_left),

@@ -69,14 +69,14 @@ def test_coins_move_refuses_zero_and_non_integers(player: User, amount: object) 
     assert len(entries(player)) == 1
 
 
-def test_coins_move_many_moves_every_wallet_in_one_statement_each_for_balances_and_rows(
+def test_coins_move_many_locks_every_wallet_at_once_and_writes_their_rows_in_one_statement(
     make_player: Callable[..., User], django_assert_num_queries
 ) -> None:
     players = [make_player(balance=1_000) for _ in range(4)]
     wallets = [Wallet.objects.get(user=user) for user in players]
     amounts = [-300, -200, 100, 400]
-    # A savepoint, the wallets' lock, their balances, their rows and the savepoint's release.
-    with django_assert_num_queries(5):
+    # A savepoint, the wallets' lock, a balance each, their rows and the savepoint's release.
+    with django_assert_num_queries(8):
         made = coins_move_many(
             moves=list(zip(wallets, amounts, strict=True)), reason=LedgerReason.GAME
         )
