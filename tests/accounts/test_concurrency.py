@@ -27,13 +27,8 @@ from accounts.services import (
     wallet_create,
 )
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-        reason="row locks and concurrent transactions need PostgreSQL (set DATABASE_URL)",
-    ),
-]
+# Row locks and concurrent transactions: skipped unless the run is on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 THREADS = 8
 

@@ -10,7 +10,6 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from django.conf import settings
 from django.db import connections
 from django.db.models import Sum
 
@@ -20,13 +19,8 @@ from accounts.services import wallet_create
 from games.models import Table
 from tests.games import helpers
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-        reason="row locks and concurrent transactions need PostgreSQL (set DATABASE_URL)",
-    ),
-]
+# Row locks and concurrent transactions: skipped unless the run is on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 THREADS = 8
 

@@ -13,7 +13,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.db import connection, connections
 from django.db.models import Q
 
@@ -23,13 +22,8 @@ from games import services
 from games.models import Game, GameEvent, Room, Table
 from tests.games.helpers import EXAMPLES, act_all, make_player, make_room, start_from_position
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.skipif(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-        reason="row locks and concurrent transactions need PostgreSQL (set DATABASE_URL)",
-    ),
-]
+# Row locks and concurrent transactions: skipped unless the run is on PostgreSQL.
+pytestmark = pytest.mark.postgres
 
 # Positions one action from their end (the three worked examples of the rules): the last action
 # is made by the threads, racing each other and the settlement retries.

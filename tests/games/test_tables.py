@@ -670,11 +670,7 @@ def test_the_card_pattern_finds_every_card_of_a_text() -> None:
 # Concurrency -------------------------------------------------------------------------------------
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(
-    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-    reason="row locks and concurrent transactions need PostgreSQL (set DATABASE_URL)",
-)
+@pytest.mark.postgres  # row locks: skipped unless the run is on PostgreSQL
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_players_pressing_play_at_once_fill_tables_without_a_double_seat() -> None:
     room = make_room(code="rush")
@@ -717,11 +713,7 @@ def test_players_pressing_play_at_once_fill_tables_without_a_double_seat() -> No
         assert table.status == (Table.Status.PLAYING if playing else Table.Status.WAITING)
 
 
-@pytest.mark.postgres
-@pytest.mark.skipif(
-    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-    reason="row locks and concurrent transactions need PostgreSQL (set DATABASE_URL)",
-)
+@pytest.mark.postgres  # row locks: skipped unless the run is on PostgreSQL
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_player_queued_behind_their_own_lock_does_not_hold_up_their_tables_game() -> None:
     # One of the player's tabs holds their row (on its way to another room, it will wait for
