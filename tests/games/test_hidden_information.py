@@ -68,9 +68,9 @@ pytestmark = pytest.mark.django_db
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 # Fewer games on PostgreSQL keep the suite's second run short; TEST_LEAK_GAMES sets the number.
-GAMES = int(os.environ.get("TEST_LEAK_GAMES", "150" if ON_POSTGRES else "500"))
+GAMES = int(os.environ.get("TEST_LEAK_GAMES", "60" if ON_POSTGRES else "500"))
 # 斗地主's games, likewise: TEST_LEAK_DOUDIZHU_GAMES.
-DOUDIZHU_GAMES = int(os.environ.get("TEST_LEAK_DOUDIZHU_GAMES", "40" if ON_POSTGRES else "120"))
+DOUDIZHU_GAMES = int(os.environ.get("TEST_LEAK_DOUDIZHU_GAMES", "20" if ON_POSTGRES else "120"))
 # 上海斗地主's games, likewise: TEST_LEAK_SHANGHAI_GAMES.
 SHANGHAI_GAMES = int(os.environ.get("TEST_LEAK_SHANGHAI_GAMES", "12" if ON_POSTGRES else "24"))
 GAMES_PER_TABLE = 10
