@@ -141,13 +141,15 @@ def test_before_a_step_the_players_clocks_are_wound_back_and_the_deals_left_due(
 
 
 def test_the_plan_runs_each_game_in_steps_of_its_own() -> None:
+    """Flat out, each table count's bare step comes right before the games' steps it is
+    compared with."""
     both = plan(parse_args(["--workers", "1", "--flat-tables", "5,10", "--human-tables", "20"]))
     assert [(step.kind, step.game, step.pace, step.tables) for step in both] == [
         ("bare", "", "flat", 5),
-        ("bare", "", "flat", 10),
         ("game", "gandengyan", "flat", 5),
-        ("game", "gandengyan", "flat", 10),
         ("game", "doudizhu", "flat", 5),
+        ("bare", "", "flat", 10),
+        ("game", "gandengyan", "flat", 10),
         ("game", "doudizhu", "flat", 10),
         ("game", "gandengyan", "human", 20),
         ("game", "doudizhu", "human", 20),

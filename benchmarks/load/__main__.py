@@ -4,7 +4,8 @@ For each worker count (1, then 2 daphne processes on PostgreSQL with the Redis c
 runs steps of N tables of three scripted players each, and prints one row per step:
 
 - the bare transport (``benchmarks.load.baseline``) and each game, flat out (act on receipt) at
-  a few table counts, to find the saturation throughput and the game's cost as a ratio;
+  a few table counts, to find the saturation throughput and the game's cost as a ratio (at each
+  count the bare transport, then each game, so that compared steps run minutes apart at most);
 - each game at human pace (each player thinks 2–4 s) at a few table counts, to find how many
   tables a worker carries with p99 under 150 ms.
 
@@ -274,13 +275,13 @@ def plan(args: argparse.Namespace) -> list[Step]:
     steps = []
     for workers in args.workers:
         if args.pace in ("flat", "both"):
-            if "bare" in kinds:
-                steps += [Step(workers, "bare", "flat", count) for count in args.flat_tables]
-            if "game" in kinds:
-                for game in args.games:
-                    steps += [
-                        Step(workers, "game", "flat", count, game) for count in args.flat_tables
-                    ]
+            # The steps compared as a ratio run one after another, the bare transport first:
+            # the machine's speed drifts by more than the targets' margins over minutes.
+            for count in args.flat_tables:
+                if "bare" in kinds:
+                    steps.append(Step(workers, "bare", "flat", count))
+                if "game" in kinds:
+                    steps += [Step(workers, "game", "flat", count, game) for game in args.games]
         if args.pace in ("human", "both"):
             if "game" in kinds:
                 for game in args.games:
