@@ -46,6 +46,9 @@ logger = logging.getLogger(__name__)
 
 WARNING_INTERVAL = 1.0
 
+#: Seconds a message waits at most for its count in the shared windows.
+TIMEOUT = 2.0
+
 #: Every so many messages, the windows of users who sent nothing for a while are forgotten.
 FORGET_EVERY = 1024
 
@@ -129,9 +132,10 @@ class SharedWindows:
         if script is None:
             import redis.asyncio
 
-            # A message waits for the count: not for long, if Redis hangs.
+            # No socket timeout of the client's own: it would wrap every write in a task of
+            # its own (``asyncio.wait_for``); ``hit`` bounds the whole call instead.
             client = redis.asyncio.Redis.from_url(
-                self.url, socket_timeout=2, socket_connect_timeout=2
+                self.url, socket_timeout=None, socket_connect_timeout=TIMEOUT
             )
             script = self.clients[loop] = client.register_script(self.SCRIPT)
         return script
@@ -146,7 +150,9 @@ class SharedWindows:
         args: list[float | int | str] = [now, uuid.uuid4().hex]
         for rate in rates:
             args += [rate.amount, rate.get_expiry()]
-        return bool(await self._script()(keys=keys, args=args))
+        # A message waits for the count: not for long, if Redis hangs.
+        async with asyncio.timeout(TIMEOUT):
+            return bool(await self._script()(keys=keys, args=args))
 
 
 _shared: tuple[str, SharedWindows] | None = None
