@@ -15,7 +15,7 @@ from .. import decisions
 from ..decisions import GameRead, MovePlan
 from ..errors import GameActionRefused
 from ..models import Game, GameEvent, Seat, Table
-from ..selectors import game_position_remember, game_state, table_rows_during_game
+from ..selectors import TableRows, game_position_remember, game_state, table_rows_during_game
 from .notices import broadcast_on_commit
 from .settlement import game_settle
 from .tables import leave_after_game
@@ -71,7 +71,7 @@ def move_write(
         Table.objects.filter(pk=game.table_id, status=Table.Status.PLAYING).update(
             status=Table.Status.WAITING
         )
-        game_settle(game=game)
+        settled = game_settle(game=game, state=plan.after)
         ended_at = leave_after_game(table_id=game.table_id)
     if caller is not None:
         for field in (
@@ -108,14 +108,25 @@ def move_write(
             return render_player_frames(table=game.table, rows=rows, state=plan.after)
 
     elif ended_at is not None:
-        # The settlement changed the players' rows and balances, which the frames read again;
-        # the table, locked as the game ended, and its seats are as this move left them.
+        # The table, locked as the game ended, and its seats are as this move left them; the
+        # players' rows and balances as the settlement wrote them (read anew if it wrote none).
         table_after, seats_after = ended_at, rows.seats
+        seated = [seat.user_id for seat in seats_after if seat.user_id is not None]
+        rows_settled = None
+        if settled.players and all(user_id in settled.balances for user_id in seated):
+            rows_settled = TableRows(
+                seats=seats_after,
+                game=game,
+                players=settled.players,
+                balances={user_id: settled.balances[user_id] for user_id in seated},
+            )
 
         def frames() -> dict[str, Any]:
-            from ..frames import frames_of_table
+            from ..frames import frames_of_table, render_player_frames
 
-            return frames_of_table(table=table_after, seats=seats_after, last=game)
+            if rows_settled is None:
+                return frames_of_table(table=table_after, seats=seats_after, last=game)
+            return render_player_frames(table=table_after, rows=rows_settled, state=plan.after)
 
     broadcast_on_commit(
         table_id=game.table_id,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+import dataclasses
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,17 +12,21 @@ from accounts.models import LedgerReason, Wallet
 from accounts.services import coins_move_many, house_wallet
 
 from ..engines import engine_for
-from ..models import Game
-from ..selectors import (
-    game_state,
-)
+from ..models import Game, GamePlayer
+from ..selectors import game_state
 
-if TYPE_CHECKING:
-    pass
+
+@dataclasses.dataclass(frozen=True)
+class Settled:
+    """What a settlement left: the game's players by seat (with their users) and the balance
+    of each wallet it locked, by user; empty when the game had been settled before."""
+
+    players: dict[int, GamePlayer]
+    balances: dict[int, int]
 
 
 @transaction.atomic
-def game_settle(*, game: Game) -> None:
+def game_settle(*, game: Game, state: Any | None = None) -> Settled:
     """Move the coins of a finished game, exactly once.
 
     The engine's ``settle`` gives each seat's nominal payment. Each seat plays for a wallet: a
@@ -42,15 +47,18 @@ def game_settle(*, game: Game) -> None:
     ``game.result`` the engine's result with ``cards_left`` and ``coins`` added. The game row is
     locked and ``settled_at`` checked first, so a retry or a concurrent call does nothing; the
     ledger's unique constraint (one game row per wallet and game) is the last line of defence.
-    Raises ``ValueError`` for a game that has not finished.
+    ``state``: the game's final position, when the caller decided the last move under the same
+    lock (read from the stored events otherwise). Raises ``ValueError`` for a game that has not
+    finished.
     """
     locked = Game.objects.select_for_update().get(pk=game.pk)
     if locked.settled_at is not None:
         game.result, game.settled_at = locked.result, locked.settled_at
-        return
+        return Settled(players={}, balances={})
     if locked.status != Game.Status.FINISHED:
         raise ValueError(f"game {locked.pk} has not finished: there is nothing to settle")
-    state = game_state(game=locked)
+    if state is None:
+        state = game_state(game=locked)
     engine = engine_for(locked.game)
     settlement = engine.settle(state, base=locked.base)
     # Shedding games say how many cards each seat kept and who never played (春天), by seat;
@@ -58,7 +66,9 @@ def game_settle(*, game: Game) -> None:
     seats = len(settlement.payments)
     cards_left = _by_seat(getattr(settlement, "cards_left", None), seats, 0)
     spring = _by_seat(getattr(settlement, "spring", None), seats, False)
-    players = list(locked.players.select_for_update().order_by("seat"))
+    players = list(
+        locked.players.select_for_update(of=("self",)).select_related("user").order_by("seat")
+    )
     house_id = None
     if any(player.user_id is None for player in players):
         house_id = house_wallet().user_id
@@ -115,6 +125,10 @@ def game_settle(*, game: Game) -> None:
     locked.settled_at = timezone.now()
     locked.save(update_fields=["result", "settled_at"])
     game.result, game.settled_at = locked.result, locked.settled_at
+    return Settled(
+        players={player.seat: player for player in players},
+        balances={user_id: wallet.balance for user_id, wallet in wallets.items()},
+    )
 
 
 def _by_seat(value: object, seats: int, default: Any) -> tuple[Any, ...]:

@@ -263,7 +263,7 @@ def test_the_frames_after_the_last_move_show_the_table_as_read_anew(
     leaver: bool, django_capture_on_commit_callbacks: Any
 ) -> None:
     """The last move's frames come from the table and seats the move left (none freed) and the
-    players and balances read again after the settlement: the very frames a fresh read renders,
+    players and balances as the settlement wrote them: the very frames a fresh read renders,
     multiplier and payments included. A player leaving after the game frees a seat, and the
     frames are then read anew."""
     room = ddz_room()
