@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from .. import engines as game_engines
 from ..engines import DEFAULT_GAME
 from ..lru import LruCache
-from ..models import Game, Seat, Table
+from ..models import Game, GamePlayer, Seat, Table
 from ..presentation import Presentation, presentation_for
 from ..selectors import TableRows, game_state, table_get_for_user, table_rows
 from .cards import card_counter_html
@@ -398,13 +398,16 @@ def frames_of_table(
     table: Table | None = None,
     seats: list[Seat] | None = None,
     last: Game | None = None,
+    players: dict[int, GamePlayer] | None = None,
+    balances: dict[int, int] | None = None,
 ) -> dict[str, Any]:
     """``render_player_frames`` after any change of the table, read as it is now: the table
     ``table_id``, or ``table`` and its ``seats`` (with their users, by position) as the change
-    left them, and its latest game ``last``, when the caller has them."""
+    left them, and its latest game ``last``, when the caller has them; ``players`` and
+    ``balances`` as for ``table_rows``."""
     if table is None:
         table = Table.objects.select_related("room").get(pk=cast(int, table_id))
-    rows = table_rows(table=table, game=last, seats=seats)
+    rows = table_rows(table=table, game=last, seats=seats, players=players, balances=balances)
     state = None if rows.game is None else game_state(game=rows.game)
     return render_player_frames(table=table, rows=rows, state=state)
 

@@ -123,20 +123,28 @@ class TableRows:
 
 
 def table_rows(
-    *, table: Table, game: Game | None = None, seats: list[Seat] | None = None
+    *,
+    table: Table,
+    game: Game | None = None,
+    seats: list[Seat] | None = None,
+    players: dict[int, GamePlayer] | None = None,
+    balances: dict[int, int] | None = None,
 ) -> TableRows:
     """The rows of ``table``'s view; ``game`` and ``seats`` (by position, with their users),
-    when given, are its current game and its seats as just read."""
+    when given, are its current game and its seats as just read. ``players`` (that game's, by
+    seat, with their users) and ``balances`` (by user, of at least the seated players): as
+    just written, by the caller that gives them with ``game`` and ``seats``."""
     if seats is None:
         seats = list(table.seats.select_related("user").order_by("position"))
     if game is None:
         game = table_current_game(table=table)
-    players = {} if game is None else {p.seat: p for p in game.players.select_related("user")}
-    balances = dict(
-        Wallet.objects.filter(
-            user_id__in=[s.user_id for s in seats if s.user_id is not None]
-        ).values_list("user_id", "balance")
-    )
+    seated = [s.user_id for s in seats if s.user_id is not None]
+    if players is None:
+        players = {} if game is None else {p.seat: p for p in game.players.select_related("user")}
+    if balances is None:
+        balances = dict(Wallet.objects.filter(user_id__in=seated).values_list("user_id", "balance"))
+    else:
+        balances = {user_id: balances[user_id] for user_id in seated}
     if game is not None:
         # Read after the game row: they are the ones it names, for its next moves here.
         positions.remember_rows(game=game, players=players, balances=balances)

@@ -179,6 +179,12 @@ def game_deal(
     broadcast_on_commit(
         table_id=locked.pk,
         message={"kind": "started", "game": game.pk},
-        frames=frames_from_rows(table=locked, seats=seats, last=game),
+        frames=frames_from_rows(
+            table=locked,
+            seats=seats,
+            last=game,
+            players={player.seat: player for player in game_players},
+            balances=balances,
+        ),
     )
     return game

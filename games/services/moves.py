@@ -5,6 +5,7 @@ ORM with the event that records them. The end of a game is settled in the same t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,8 @@ from .. import decisions
 from ..decisions import GameRead, MovePlan
 from ..errors import GameActionRefused
 from ..models import Game, GameEvent, Seat, Table
-from ..selectors import TableRows, game_position_remember, game_state, table_rows_during_game
+from ..selectors import game_position_remember, game_state, table_rows_during_game
+from . import notices
 from .notices import broadcast_on_commit
 from .settlement import game_settle
 from .tables import leave_after_game
@@ -99,34 +101,28 @@ def move_write(
             players=rows.players,
             balances=rows.balances,
         )
-    frames = None
+    frames: Callable[[], dict[str, Any]] | None = None
     if frames_from_rows and plan.kind == "action":
 
-        def frames() -> dict[str, Any]:
+        def frames_after_move() -> dict[str, Any]:
             from ..frames import render_player_frames  # presentation: only after a commit
 
             return render_player_frames(table=game.table, rows=rows, state=plan.after)
 
+        frames = frames_after_move
     elif ended_at is not None:
         # The table, locked as the game ended, and its seats are as this move left them; the
         # players' rows and balances as the settlement wrote them (read anew if it wrote none).
-        table_after, seats_after = ended_at, rows.seats
-        seated = [seat.user_id for seat in seats_after if seat.user_id is not None]
-        rows_settled = None
-        if settled.players and all(user_id in settled.balances for user_id in seated):
-            rows_settled = TableRows(
-                seats=seats_after,
-                game=game,
-                players=settled.players,
-                balances={user_id: settled.balances[user_id] for user_id in seated},
-            )
-
-        def frames() -> dict[str, Any]:
-            from ..frames import frames_of_table, render_player_frames
-
-            if rows_settled is None:
-                return frames_of_table(table=table_after, seats=seats_after, last=game)
-            return render_player_frames(table=table_after, rows=rows_settled, state=plan.after)
+        written = bool(settled.players) and all(
+            seat.user_id in settled.balances for seat in rows.seats if seat.user_id is not None
+        )
+        frames = notices.frames_from_rows(
+            table=ended_at,
+            seats=rows.seats,
+            last=game,
+            players=settled.players if written else None,
+            balances=settled.balances if written else None,
+        )
 
     broadcast_on_commit(
         table_id=game.table_id,

@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from ..models import Game, Seat, Table
+from ..models import Game, GamePlayer, Seat, Table
 
 if TYPE_CHECKING:
     pass
@@ -131,13 +131,21 @@ def table_broadcast_on_commit(
 
 
 def frames_from_rows(
-    *, table: Table, seats: list[Seat] | None, last: Game | None
+    *,
+    table: Table,
+    seats: list[Seat] | None,
+    last: Game | None,
+    players: dict[int, GamePlayer] | None = None,
+    balances: dict[int, int] | None = None,
 ) -> Callable[[], dict[str, Any]] | None:
     """The players' frames after a change, from ``table``, its ``seats`` (with their users, by
-    position) and its latest game ``last`` as the change left them; None without the seats (the
-    frames then read the table anew)."""
+    position) and its latest game ``last`` as the change left them, and that game's ``players``
+    and the ``balances`` when the change wrote them (``selectors.table_rows``); None without the
+    seats (the frames then read the table anew)."""
     if seats is None:
         return None
     from ..frames import frames_of_table  # presentation: needed only after a commit
 
-    return functools.partial(frames_of_table, table=table, seats=seats, last=last)
+    return functools.partial(
+        frames_of_table, table=table, seats=seats, last=last, players=players, balances=balances
+    )

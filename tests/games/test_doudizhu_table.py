@@ -274,21 +274,7 @@ def test_the_frames_after_the_last_move_show_the_table_as_read_anew(
     game = services.game_start(table=table, players=list(people), seed=7)
     if leaver:
         assert services.table_leave(user=people[2], table=table) is not None
-    for _turn in range(400):
-        game, state = fresh(game)
-        assert game.status == Game.Status.PLAYING
-        seat = state.to_move
-        if state.phase is Phase.DEAL or seat is None:
-            assert run_clock(game, later=0.01) is not None
-            continue
-        actions = state.legal_actions(seat)
-        # Bid and double when asked, lead the most cards, follow with the smallest.
-        move = actions[0] if state.phase is not Phase.PLAY or state.table else actions[-1]
-        if state.apply(seat, move).is_terminal:
-            break
-        act(people[seat], table, seat, move.to_json())
-    else:
-        pytest.fail("the game did not end")
+    seat, move = _play_to_the_last_move(game, table, people)
     with services.notices_collected() as notices, django_capture_on_commit_callbacks(execute=True):
         act(people[seat], table, seat, move.to_json())
     game.refresh_from_db()
@@ -297,3 +283,43 @@ def test_the_frames_after_the_last_move_show_the_table_as_read_anew(
     assert finished["frames"]
     assert finished == {**finished, **frames_of_table(table_id=table.pk)}
     assert ("left" in [notice.get("kind") for _group, notice in notices]) is leaver
+
+
+def test_the_frames_of_the_next_deal_show_the_table_as_read_anew(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The deal's frames after the last 再来一局 come from the rows the deal wrote (its players,
+    and the balances it read): the very frames a fresh read renders."""
+    people = [make_player(name, 50_000) for name in ("p0", "p1", "p2")]
+    table = Table.objects.create(room=ddz_room())
+    for position, person in enumerate(people):
+        table.seats.create(position=position, user=person, ready=True)
+    game = services.game_start(table=table, players=list(people), seed=11)
+    table.seats.update(ready=False)  # as a deal leaves them
+    seat, move = _play_to_the_last_move(game, table, people)
+    act(people[seat], table, seat, move.to_json())
+    for person in people[:2]:
+        services.table_play_again(user=person, table=table)
+    with services.notices_collected() as notices, django_capture_on_commit_callbacks(execute=True):
+        services.table_play_again(user=people[2], table=table)
+    (started,) = [notice for _group, notice in notices if notice.get("kind") == "started"]
+    assert started["game"] != game.pk and started["frames"]
+    assert started == {**started, **frames_of_table(table_id=table.pk)}
+
+
+def _play_to_the_last_move(game: Game, table: Table, people: list[Any]) -> tuple[int, Any]:
+    """Play ``game`` on until its last move, which is returned with its seat, not made: bid and
+    double when asked, lead the most cards, follow with the smallest."""
+    for _turn in range(400):
+        game, state = fresh(game)
+        assert game.status == Game.Status.PLAYING
+        seat = state.to_move
+        if state.phase is Phase.DEAL or seat is None:
+            assert run_clock(game, later=0.01) is not None
+            continue
+        actions = state.legal_actions(seat)
+        move = actions[0] if state.phase is not Phase.PLAY or state.table else actions[-1]
+        if state.apply(seat, move).is_terminal:
+            return seat, move
+        act(people[seat], table, seat, move.to_json())
+    pytest.fail("the game did not end")
