@@ -140,6 +140,31 @@ def test_before_a_step_the_players_clocks_are_wound_back_and_the_deals_left_due(
     assert services.game_turn_due(game=dealing) is not None
 
 
+def test_a_notice_on_its_way_is_no_gap_once_it_lands_and_a_missed_one_is() -> None:
+    """The books of a table compare its sockets' counts of group frames once every socket has
+    the newest frame any of them got: a frame still on its way to one socket is waited for."""
+    run = TableRun(
+        StepConfig(kind="bare", pace="flat", tables=1, duration=1, warmup=0, urls=["ws://x"]),
+        Recorder(),
+        0,
+        None,
+    )
+    for seat in run.seats:
+        seat.first = (0, 0, 1)
+        seat.group_versions = [(0, 0, 2), (0, 0, 3)]
+    run.seats[2].group_versions.pop()  # the last notice is on its way to the third socket
+    assert not run.settled()
+    run.seats[2].group_versions.append((0, 0, 3))
+    assert run.settled()
+    run.close_books()
+    assert run.recorder.gaps == 0
+    for seat in run.seats:
+        seat.group_versions.append((0, 0, 5))
+    del run.seats[1].group_versions[-2]  # the second socket missed a notice, then got the next
+    run.close_books()
+    assert run.settled() and run.recorder.gaps == 1
+
+
 def test_the_plan_runs_each_game_in_steps_of_its_own() -> None:
     """Flat out, each table count's bare step comes right before the games' steps it is
     compared with."""

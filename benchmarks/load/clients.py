@@ -31,7 +31,10 @@ What is measured, for the moves sent inside the window (plays and passes; 斗地
   that its table mates received: each socket of a table must get one frame per notice, so the
   three counts of group frames must agree, counting the frames of changes after the table's
   last socket read its first frame (the sockets connect one after another, and a change made
-  meanwhile, such as a stage of 斗地主's deal, reaches only those already there);
+  meanwhile, such as a stage of 斗地主's deal, reaches only those already there). The counts are
+  compared once every socket of the table has the newest frame any of them got, or after up to
+  ``drain`` seconds more: a change nobody waits for (a 再来一局, a stage of the deal) may still
+  be on its way to one socket when the others have it;
 - out of order: a frame with a lower version than one the socket already had;
 - skipped: versions a socket never saw while a later one of the same game arrived. Not a loss:
   a socket renders the table when its notice arrives, and if the next move has committed by then
@@ -166,6 +169,14 @@ class TableRun:
                     if item.measured:
                         self.recorder.done += 1
                         self.recorder.latencies.append(moment - item.sent)
+
+    def settled(self) -> bool:
+        """Whether every socket of the table has the newest frame any of them got: no notice
+        is on its way to some of them only."""
+        if self.reconnected:
+            return True
+        newest = {seat.group_versions[-1] if seat.group_versions else None for seat in self.seats}
+        return len(newest) <= 1
 
     def close_books(self) -> None:
         """At the end of the step: updates never received, and notices missed by a socket."""
@@ -480,6 +491,9 @@ async def run_step(
     while time.perf_counter() < drain_until and any(run.pending for run in runs):
         await asyncio.sleep(0.1)
     await asyncio.sleep(0.5)  # the last frames of the last actions
+    landed_until = time.perf_counter() + config.drain
+    while time.perf_counter() < landed_until and not all(run.settled() for run in runs):
+        await asyncio.sleep(0.1)
     for run in runs:
         run.close_books()
     await asyncio.gather(*(seat.close() for seat in clients))
