@@ -371,7 +371,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _watch_a_quiet_table(self) -> None:
         """After ``TABLE_RESYNC_SECONDS`` without a frame, look at the table's version and send
-        a fresh frame if it moved on: a process that dies between a commit and its broadcast
+        a fresh frame if it moved on and no frame of it went out within
+        ``TABLE_RESYNC_GRACE_SECONDS``: a process that dies between a commit and its broadcast
         leaves the change untold, and the player whose turn it now is must still see it."""
         while True:
             wait = settings.TABLE_RESYNC_SECONDS
@@ -385,6 +386,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.quiet_since = time.monotonic()
             try:
                 current = await self._current_version()
+                if current is not None and version_key(current) <= version_key(self.version):
+                    continue
+                # The change's notice may be on its way: a frame of it sent meanwhile makes a
+                # second one, of the same version, needless.
+                await asyncio.sleep(settings.TABLE_RESYNC_GRACE_SECONDS)
                 if current is not None and version_key(current) <= version_key(self.version):
                     continue
                 rendered = await self._render()

@@ -245,6 +245,9 @@ TABLE_RUNNER_INTERVAL_SECONDS = env.float("TABLE_RUNNER_INTERVAL_SECONDS", defau
 TABLE_MESSAGE_RATE = env.str("TABLE_MESSAGE_RATE", default="10/second;100/minute")
 # A table socket that has sent nothing for this long looks at the table again (games.consumers).
 TABLE_RESYNC_SECONDS = env.float("TABLE_RESYNC_SECONDS", default=15.0)
+# How long that look waits for the change's own notice, which may be on its way, before it
+# sends a frame of its own.
+TABLE_RESYNC_GRACE_SECONDS = env.float("TABLE_RESYNC_GRACE_SECONDS", default=2.0)
 # Open table sockets, counted in the cache across workers (games.socket_limits): per user (all
 # tables, all tabs) and spectators per table; more are refused with close code 4429. A socket
 # holds its place for TABLE_SOCKET_SLOT_SECONDS and renews it as it looks at a quiet table, so

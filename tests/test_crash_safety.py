@@ -148,6 +148,7 @@ class Server:
             # A killed worker's sockets hold their players' places until these expire; with a
             # kill every few seconds they must expire well before READY_SECONDS.
             "TABLE_RESYNC_SECONDS": "2",
+            "TABLE_RESYNC_GRACE_SECONDS": "0.5",
             "TABLE_SOCKET_SLOT_SECONDS": "10",
             # The scripted players answer every frame at once, faster than people: a message
             # the rate limit drops is never sent again (a page would show the warning), and a

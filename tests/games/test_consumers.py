@@ -606,7 +606,7 @@ def _move_whose_notice_is_lost(table: Table, user: User, version: str) -> None:
 
 async def test_a_quiet_socket_catches_up_with_a_change_whose_notice_was_lost() -> None:
     users, table, _game = await _three_at_a_position()
-    with override_settings(TABLE_RESYNC_SECONDS=0.3):
+    with override_settings(TABLE_RESYNC_SECONDS=0.3, TABLE_RESYNC_GRACE_SECONDS=0.2):
         socket = await connect(users[1], table.pk)
         version = await _version(table.pk)
         await receive_frames_until(socket, seat=1, version=version)
@@ -616,6 +616,38 @@ async def test_a_quiet_socket_catches_up_with_a_change_whose_notice_was_lost() -
         assert after != version
         frame = (await receive_frames_until(socket, seat=1, version=after, timeout=5))[-1]
         assert 'data-my-turn="true"' in frame  # seat 1 learns it is their turn
+    await socket.disconnect()
+
+
+def _move_whose_notice_is_late(
+    table: Table, user: User, version: str
+) -> list[tuple[str, dict[str, object]]]:
+    """A move committed whose notices are held back, to be sent later: a busy channel layer."""
+    with services.notices_collected() as notices:
+        services.table_game_act(
+            user=user, table=table, action={"play": "3s"}, version=version, action_id="late-1234"
+        )
+    return notices
+
+
+async def test_a_quiet_socket_waits_for_a_notice_on_its_way() -> None:
+    """The quiet socket's look at the table finds a change whose notice has not arrived yet:
+    the notice comes within the grace, and the player gets one frame of the change, not two."""
+    users, table, _game = await _three_at_a_position()
+    with override_settings(TABLE_RESYNC_SECONDS=0.3, TABLE_RESYNC_GRACE_SECONDS=2.0):
+        socket = await connect(users[1], table.pk)
+        version = await _version(table.pk)
+        await receive_frames_until(socket, seat=1, version=version)
+        notices = await database_sync_to_async(_move_whose_notice_is_late)(table, users[0], version)
+        after = await _version(table.pk)
+        # The look comes within 0.3 s of the commit; the notice arrives after it, in its grace.
+        await asyncio.sleep(0.6)
+        layer = channel_layers["default"]
+        for group, notice in notices:
+            await layer.group_send(group, notice)
+        frames = await receive_frames_until(socket, seat=1, version=after, timeout=5)
+        assert [version_of(frame) for frame in frames] == [after]
+        assert await socket.receive_nothing(timeout=2.5)  # the look sends no second one
     await socket.disconnect()
 
 
