@@ -48,6 +48,7 @@ from .frames import (
     render_notice,
     render_prompt,
 )
+from .heap import collect_young_on_a_clock
 from .lru import LruCache
 from .models import Table
 from .phrases import BY_ID as PHRASES
@@ -348,6 +349,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.quiet_since = time.monotonic()
         self.watch = asyncio.create_task(self._watch_a_quiet_table())
         ensure_running_in_this_process()
+        collect_young_on_a_clock()
         if self.seen is not None and self.seen[1] is None:
             try:
                 await self._record_watching()

@@ -10,7 +10,9 @@ what the worker made since, such as its sockets and the positions of the games i
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import weakref
 
 from django.conf import settings
 from django.utils import translation
@@ -30,3 +32,27 @@ def settle() -> None:
         # Collect the young less often: most of what a message makes is freed by its reference
         # count before then, instead of being promoted and walked by every later pass.
         gc.set_threshold(*settings.GC_THRESHOLDS)
+
+
+#: The event loops whose young generation is collected on a clock.
+_clocked: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
+
+
+def collect_young_on_a_clock() -> None:
+    """Collect the young generation every ``YOUNG_COLLECTION_SECONDS`` on the running loop, once
+    per loop. The threshold alone let a young pass walk 50,000 to 90,000 objects (freeing an old
+    object lowers the count, so the count does not bound the list): 15 to 65 ms that every socket
+    of the worker waited. On a clock a pass holds what a fifth of a second made."""
+    every = settings.YOUNG_COLLECTION_SECONDS
+    if not every:
+        return
+    loop = asyncio.get_running_loop()
+    if loop in _clocked:
+        return
+    _clocked.add(loop)
+
+    def collect() -> None:
+        gc.collect(0)
+        loop.call_later(every, collect)
+
+    loop.call_later(every, collect)

@@ -224,6 +224,10 @@ BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.0)
 GC_THRESHOLDS: list[int] = [
     int(n) for n in env.list("GC_THRESHOLDS", default=["50000", "20", "1000"]) if n
 ]
+# And, on the event loop of a worker with table sockets, a young collection this often (games.heap,
+# decision 27): each pass then walks a few thousand objects, not the tens of thousands the count
+# lets pile up. 0: only the thresholds.
+YOUNG_COLLECTION_SECONDS = env.float("YOUNG_COLLECTION_SECONDS", default=0.2)
 # Bots' choices and the Hint button's are made in this many processes of their own per process
 # that asks (games.thinking); 0: in the asking thread.
 THINKING_PROCESSES = env.int("THINKING_PROCESSES", default=1)

@@ -3,12 +3,18 @@ serves, and the frame templates are compiled already."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import os
 import subprocess
 import sys
 
+import pytest
 from django.conf import settings
+from django.test import override_settings
+
+from games.heap import collect_young_on_a_clock
 
 PROBE = """
 import gc, json
@@ -61,3 +67,27 @@ def test_a_started_worker_collects_the_young_as_its_settings_say() -> None:
             check=True,
         )
         assert json.loads(done.stdout.splitlines()[-1])["thresholds"] == expected, given
+
+
+@pytest.mark.asyncio
+async def test_a_loop_with_table_sockets_collects_the_young_on_a_clock() -> None:
+    """Once per loop, however often a socket asks: a young pass every tenth of a second here."""
+    passes: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 0:
+            passes.append(0)
+
+    gc.callbacks.append(count)
+    try:
+        with override_settings(YOUNG_COLLECTION_SECONDS=0):
+            collect_young_on_a_clock()
+            await asyncio.sleep(0.35)
+        assert passes == []  # turned off: only the thresholds collect
+        with override_settings(YOUNG_COLLECTION_SECONDS=0.1):
+            collect_young_on_a_clock()
+            collect_young_on_a_clock()  # a second socket of the same loop
+            await asyncio.sleep(0.55)
+    finally:
+        gc.callbacks.remove(count)
+    assert 3 <= len(passes) <= 7, passes
