@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from django.template import engines
-from jinja2 import DebugUndefined
+from typing import Any
 
-from games.frames.jinja2 import environment, environment_for_language
+from django.template import engines
+from jinja2 import DebugUndefined, DictLoader
+
+from games.frames.jinja2 import FragmentsEnvironment, environment, environment_for_language
 
 SOURCE = (
     '<b title="{{ _("Coins") }}">{{ pgettext("table action", "Pass") }}</b>'
@@ -53,3 +55,37 @@ def test_an_absent_key_renders_empty_even_when_debug_asks_for_it_to_show() -> No
     env = environment(autoescape=True, undefined=DebugUndefined)
     assert env.from_string("[{{ row.missing }}]").render(row={}) == "[]"
     assert environment_for_language(env, "en").from_string("[{{ x }}]").render() == "[]"
+
+
+class _CountingLoader(DictLoader):
+    """Templates from a dict, counting how often each is loaded."""
+
+    def __init__(self, mapping: dict[str, str]) -> None:
+        super().__init__(mapping)
+        self.loads: dict[str, int] = {}
+
+    def get_source(self, environment: Any, template: str) -> Any:
+        self.loads[template] = self.loads.get(template, 0) + 1
+        return super().get_source(environment, template)
+
+
+def test_a_parent_template_is_loaded_once_unless_templates_reload() -> None:
+    loader = _CountingLoader(
+        {"base.html": "[{% block x %}{% endblock %}]", "child.html": CHILD, "other.html": "o"}
+    )
+    kept = FragmentsEnvironment(loader=loader, auto_reload=False)
+    for _ in range(3):
+        assert kept.get_template("child.html").render(n=2) == "[2]"
+    assert loader.loads == {"child.html": 1, "base.html": 1}
+    # Globals for one template still reach it, kept or not, as Jinja2 gives them.
+    assert "g" not in kept.get_template("other.html").globals
+    assert kept.get_template("other.html", globals={"g": 1}).globals["g"] == 1
+
+    loader.mapping["base.html"] = "({% block x %}{% endblock %})"
+    reloading = FragmentsEnvironment(loader=loader, auto_reload=True)
+    assert reloading.get_template("child.html").render(n=2) == "(2)"
+    loader.mapping["base.html"] = "<{% block x %}{% endblock %}>"
+    assert reloading.get_template("child.html").render(n=2) == "<2>"
+
+
+CHILD = '{% extends "base.html" %}{% block x %}{{ n }}{% endblock %}'
