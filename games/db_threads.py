@@ -11,12 +11,14 @@ time, because a consumer handles its messages in order.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
+from django.conf import settings
 from django.db import connections
 
 R = TypeVar("R")
@@ -58,6 +60,13 @@ def in_pool_thread(method: Callable[..., R]) -> Callable[..., Awaitable[R]]:
     """``database_sync_to_async`` on one of the pool's threads."""
     # asgiref annotates the executor as a ThreadPoolExecutor; it runs on any Executor.
     return DatabaseSyncToAsync(method, thread_sensitive=False, executor=_pool)  # type: ignore[arg-type]
+
+
+def switch_threads_often() -> None:
+    """Let a thread hold the interpreter's lock for ``GIL_SWITCH_SECONDS`` at most while another
+    waits: a pool thread's query or template otherwise keeps the event loop, and every socket
+    on it, waiting up to Python's default 5 ms at a time."""
+    sys.setswitchinterval(settings.GIL_SWITCH_SECONDS)
 
 
 def pool_started() -> bool:

@@ -16,10 +16,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.heap import settle as settle_the_heap  # noqa: E402
+from games import workers  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.runner import StartingTheRunner, check_sockets_hear_a_runner  # noqa: E402
-from games.thinking import warm as warm_the_thinking  # noqa: E402
 from gandengyan.log_context import SocketLogContext  # noqa: E402
 
 # Table sockets that no table runner can reach would show every bot move late: refuse to start.
@@ -42,7 +41,5 @@ application = StartingTheRunner(
     )
 )
 
-# Last: the heap as it is now lives as long as the worker (games.heap says why); then the bots'
-# thinking processes start (games.thinking), so that the first hint does not wait for them.
-settle_the_heap()
-warm_the_thinking()
+# Last, with everything loaded: what a worker does before it serves.
+workers.prepare()

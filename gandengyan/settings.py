@@ -228,6 +228,10 @@ GC_THRESHOLDS: list[int] = [
 # decision 27): each pass then walks a few thousand objects, not the tens of thousands the count
 # lets pile up. 0: only the thresholds.
 YOUNG_COLLECTION_SECONDS = env.float("YOUNG_COLLECTION_SECONDS", default=0.2)
+# How long a thread of a worker may hold the interpreter's lock while another waits for it
+# (games.db_threads, decision 28): Python's 5 ms let a busy database thread keep every socket of
+# the event loop waiting that long.
+GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
 # Bots' choices and the Hint button's are made in this many processes of their own per process
 # that asks (games.thinking); 0: in the asking thread.
 THINKING_PROCESSES = env.int("THINKING_PROCESSES", default=1)

@@ -23,9 +23,8 @@ from django.urls import path  # noqa: E402
 
 from benchmarks.load.baseline import BareConsumer  # noqa: E402
 from benchmarks.load.loop_monitor import Heartbeat, from_environment  # noqa: E402
-from games.heap import settle as settle_the_heap  # noqa: E402
+from games import workers  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.thinking import warm as warm_the_thinking  # noqa: E402
 
 site = ProtocolTypeRouter(
     {
@@ -57,7 +56,6 @@ class Monitored:
         await self.inner(scope, receive, send)
 
 
-settle_the_heap()  # as gandengyan.asgi does
-warm_the_thinking()
+workers.prepare()  # as gandengyan.asgi does
 heartbeat = from_environment()
 application = site if heartbeat is None else Monitored(site, heartbeat)
