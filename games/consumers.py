@@ -388,12 +388,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.quiet_since = time.monotonic()
             try:
                 current = await self._current_version()
-                if current is not None and version_key(current) <= version_key(self.version):
+                if self._has_shown(current):
                     continue
                 # The change's notice may be on its way: a frame of it sent meanwhile makes a
                 # second one, of the same version, needless.
                 await asyncio.sleep(settings.TABLE_RESYNC_GRACE_SECONDS)
-                if current is not None and version_key(current) <= version_key(self.version):
+                if self._has_shown(current):
                     continue
                 rendered = await self._render()
             except Exception:  # the next look tries again; the socket itself is fine
@@ -405,6 +405,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             frame, version = rendered
             if version_key(version) > version_key(self.version):
                 await self.send(text_data=self._newest(frame, version))
+
+    def _has_shown(self, version: str | None) -> bool:
+        """Whether the last frame sent shows ``version`` or a later one; not when ``version`` is
+        None (the table is gone: the look renders, finds no table and closes the socket)."""
+        return version is not None and version_key(version) <= version_key(self.version)
 
     async def table_update(self, event: dict[str, Any]) -> None:
         moved = event.get("kind") == "action"
