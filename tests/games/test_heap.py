@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -36,8 +37,10 @@ print(json.dumps({
 """
 
 
-def test_a_started_worker_has_frozen_what_it_loaded_and_compiled_its_templates() -> None:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "gandengyan.settings"}
+def _started_worker(**environment: str) -> dict[str, Any]:
+    """What ``PROBE`` finds in a process of its own that started the site's ASGI application,
+    with ``environment`` added to this one's."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "gandengyan.settings", **environment}
     done = subprocess.run(
         [sys.executable, "-c", PROBE],
         env=env,
@@ -47,7 +50,11 @@ def test_a_started_worker_has_frozen_what_it_loaded_and_compiled_its_templates()
         cwd=settings.BASE_DIR,
         check=True,
     )
-    heap = json.loads(done.stdout.splitlines()[-1])
+    return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def test_a_started_worker_has_frozen_what_it_loaded_and_compiled_its_templates() -> None:
+    heap = _started_worker()
     # Nearly everything is frozen: the probe's own few objects are left to the collector.
     assert heap["frozen"] > 50_000
     assert heap["watched"] < heap["frozen"] / 100
@@ -59,34 +66,13 @@ def test_a_started_worker_has_frozen_what_it_loaded_and_compiled_its_templates()
 def test_a_started_worker_has_imported_its_views_and_made_its_channel_layer() -> None:
     """Django imports the URLconf at the first URL it reverses and Channels makes its layer at
     the first socket: in a worker both fell on the event loop, 10-35 ms of imports."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "gandengyan.settings"}
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=settings.BASE_DIR,
-        check=True,
-    )
-    started = json.loads(done.stdout.splitlines()[-1])
+    started = _started_worker()
     assert started["views_imported"] and started["channel_layer"]
 
 
 def test_a_started_worker_collects_the_young_as_its_settings_say() -> None:
     for given, expected in (("", [700, 10, 10]), ("50000,20,1000", [50000, 20, 1000])):
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "gandengyan.settings"}
-        env["GC_THRESHOLDS"] = given
-        done = subprocess.run(
-            [sys.executable, "-c", PROBE],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=settings.BASE_DIR,
-            check=True,
-        )
-        assert json.loads(done.stdout.splitlines()[-1])["thresholds"] == expected, given
+        assert _started_worker(GC_THRESHOLDS=given)["thresholds"] == expected, given
 
 
 @pytest.mark.asyncio
