@@ -40,7 +40,7 @@ from django.utils.translation.trans_real import (
     parse_accept_lang_header,
 )
 
-from . import loop_moves, services
+from . import loop_moves, service_processes, services
 from .db_threads import in_pool_thread
 from .frames import (
     refusal_message,
@@ -49,6 +49,7 @@ from .frames import (
     render_prompt,
 )
 from .heap import collect_young_on_a_clock
+from .intents import MOVES, intent_make
 from .lru import LruCache
 from .models import Table
 from .phrases import BY_ID as PHRASES
@@ -103,10 +104,6 @@ ACTION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 APPLIED_IDS_KEPT = 64
 
 ACTIONS = {"act", "play", "pass", "again", "bots", "auto", "resume", "leave", "stay", "say"}
-#: The intents that are a move in the game: ``act`` carries the engine's action JSON (``move``)
-#: for any game; the others are a game's own words for one (its presentation reads them).
-MOVES = {"act", "play", "pass"}
-
 #: What a socket's action committed, for the table's group: ``(group, message)``.
 Notices = list[tuple[str, dict[str, Any]]]
 
@@ -518,6 +515,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return  # made once already from this socket; its frame came with the move
             try:
                 notices = await self._move_on_loop(intent)
+                if notices is None:
+                    notices = await self._act_in_service_process(intent)
             except (services.GameActionRefused, services.TableRefused) as refused:
                 made, reply, notices = await self._answer_refusal(intent, refused)
             else:
@@ -563,6 +562,25 @@ class TableConsumer(AsyncWebsocketConsumer):
             action=move,
             version=intent["version"],
             action_id=intent["id"],
+        )
+
+    async def _act_in_service_process(self, intent: dict[str, Any]) -> Notices | None:
+        """A seated player's move or 再来一局 that the loop did not make, made in a service
+        process (``games.service_processes``): its notices, or None when it is to be made in
+        this socket's thread."""
+        if self.seen is None or self.seen[1] is None or intent["action"] not in MOVES | {"again"}:
+            return None
+        move = None
+        if intent["action"] in MOVES:
+            move = _move_of(intent, self.seen[0])
+            if move is None:
+                return None  # the thread says why
+        return await service_processes.make(
+            user_id=self.user.pk,
+            table_id=self.table_id,
+            language=self.language,
+            intent=intent,
+            move=move,
         )
 
     # Work in a thread of the pool (games.db_threads): the database and the templates ---------
@@ -627,31 +645,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 table, seat = self.seen
             else:
                 table, seat = self._seen_again(user)
-            action = intent["action"]
+            move = None
+            if intent["action"] in MOVES:
+                move = _move_of(intent, table)
+                if move is None:
+                    raise Refused("no_selection")
             try:
-                if action == "again":
-                    services.table_play_again(user=user, table=table, start=intent["move"])
-                elif action == "bots":
-                    services.table_call_bots(user=user, table=table)
-                elif action in ("auto", "resume"):
-                    services.table_set_auto_play(user=user, table=table, on=action == "auto")
-                elif action == "leave":
-                    services.table_leave(user=user, table=table)
-                elif action == "stay":
-                    services.table_leave_cancel(user=user, table=table)
-                elif action == "say":
-                    services.table_say(user=user, table_id=table.pk, phrase=intent["phrase"])
-                else:
-                    move = _move_of(intent, table)
-                    if move is None:
-                        raise Refused("no_selection")
-                    services.table_game_act(
-                        user=user,
-                        table=table,
-                        action=move,
-                        version=intent["version"],
-                        action_id=intent["id"],
-                    )
+                intent_make(user=user, table=table, intent=intent, move=move)
             except (services.TableRefused, services.GameActionRefused) as refused:
                 made, reply = self._refusal_answer(intent, refused)
                 return made, reply, notices

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     pass
@@ -33,6 +33,10 @@ class GameActionRefused(Exception):
         self.message = message
         self.choices = tuple(choices)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Whole across processes (``games.service_processes``), not only its text.
+        return (type(self), (self.code, self.message, self.choices))
+
 
 class DisputeRefused(Exception):
     """A dispute cannot be opened or closed as asked; nothing was written.
@@ -59,6 +63,9 @@ class TableRefused(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.code, self.message))
 
 
 class ChatRefused(Exception):

@@ -235,6 +235,10 @@ GIL_SWITCH_SECONDS = env.float("GIL_SWITCH_SECONDS", default=0.001)
 # Bots' choices and the Hint button's are made in this many processes of their own per process
 # that asks (games.thinking); 0: in the asking thread.
 THINKING_PROCESSES = env.int("THINKING_PROCESSES", default=1)
+# On PostgreSQL, a worker's sockets make a game's end and the next deal through the services in
+# this many processes of their own (games.service_processes, decision 31), not in a thread that
+# holds the interpreter's lock against the event loop; 0: in the socket's database thread.
+SERVICE_PROCESSES = env.int("SERVICE_PROCESSES", default=1)
 # A deal shown in stages (斗地主's, for 明牌 while it is dealt) shows the next one this long after
 # the last, by the table's clock (the first this long after the deal).
 DEAL_STAGE_SECONDS = env.float("DEAL_STAGE_SECONDS", default=2.0)

@@ -39,6 +39,9 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # thinking processes started in a test process would be copied into every server forked after
 # it. tests/games/test_thinking.py turns them on, and the served site's tests run them as served.
 THINKING_PROCESSES = int(os.environ.get("THINKING_PROCESSES", "0"))
+# Service processes likewise (games.service_processes): tests/games/test_service_processes.py
+# turns them on, and the served site's tests run them as served.
+SERVICE_PROCESSES = int(os.environ.get("SERVICE_PROCESSES", "0"))
 
 # On Redis, a prefix of this run's own, so that groups left by another run (or by an earlier test
 # whose table had the same key) never receive this run's messages.

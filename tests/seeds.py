@@ -19,3 +19,13 @@ def restart(seed: int) -> None:
 
 def repeatable_seed() -> int:
     return _deals.getrandbits(SEED_BITS)
+
+
+def state() -> object:
+    """Where the sequence of deals is: for another process to deal on from there."""
+    return _deals.getstate()
+
+
+def go_on_from(where: object) -> None:
+    """Deal on from where ``state`` said (another process's deals since then included)."""
+    _deals.setstate(where)  # type: ignore[arg-type]

@@ -2,9 +2,10 @@
 
 One seeded session of games at one table is played twice from the same empty database: once as
 the table's sockets make the players' moves and 再来一局 (on the event loop, ``games.loop_moves``,
-then through the services for what the loop hands over), once through the services alone. The
-players sit on two workers, each with the caches a process keeps. Both runs must store the same
-rows and send every player the same frames, and refuse the same actions with the same codes.
+then through the services, in a service process as on a worker, for what the loop hands over),
+once through the services alone. The players sit on two workers, each with the caches a process
+keeps. Both runs must store the same rows and send every player the same frames, and refuse the
+same actions with the same codes.
 
 There is a session for each game (``Script``): 干瞪眼 at four seats, 斗地主 at three, whose
 deal the table's clock shows in stages, with its bidding (and a redeal when nobody calls), 明牌
@@ -14,6 +15,7 @@ and 加倍 (a player with fewer coins than the room's threshold may not) before 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import difflib
 import itertools
@@ -27,11 +29,12 @@ import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.apps import apps
+from django.conf import settings as django_settings
 from django.core.management.color import no_style
 from django.db import connection, connections
 
 from accounts.models import LedgerEntry, User
-from games import loop_moves, services
+from games import loop_moves, service_processes, services
 from games.bots import DoudizhuPolicy, SensiblePolicy, choose_for
 from games.engines import engine_for
 from games.errors import GameActionRefused, TableRefused
@@ -164,6 +167,32 @@ def _collected(function: Callable[..., Any], kwargs: dict[str, Any]) -> Outcome:
 
 async def _through_services(function: Callable[..., Any], **kwargs: Any) -> Outcome:
     return await database_sync_to_async(_collected)(function, kwargs)
+
+
+async def _in_service_process(
+    user: User, table_id: int, intent: dict[str, Any], move: Any = None
+) -> Outcome:
+    """A socket's intent made in a service process, as a worker on PostgreSQL makes what its
+    loop hands over, dealing on from this process's sequence of seeds."""
+    pool = service_processes._service_pool()
+    assert pool is not None, "no service process"
+    arguments = (user.pk, table_id, django_settings.LANGUAGE_CODE, intent, move)
+    outcome, deals = await asyncio.get_running_loop().run_in_executor(
+        pool, _made_in_service_process, seeds.state(), arguments
+    )
+    seeds.go_on_from(deals)
+    return outcome
+
+
+def _made_in_service_process(deals: object, arguments: tuple[Any, ...]) -> tuple[Outcome, object]:
+    """In the service process: its call, with this test's repeatable deals."""
+    django_settings.GAME_SEED_SOURCE = seeds.SOURCE
+    seeds.go_on_from(deals)
+    try:
+        outcome = _notices(service_processes._make_here(*arguments))
+    except (GameActionRefused, TableRefused) as refused:
+        outcome = ("refused", refused.code)
+    return outcome, seeds.state()
 
 
 def _turn_due(*, table_id: int) -> None:
@@ -626,11 +655,13 @@ RUNNER = "B"
 
 class Session:
     """The session of ``script``, through the loop and the services as the sockets make moves
-    (``on_loop``), or through the services alone."""
+    (``on_loop``; ``in_service_process``: what the loop hands over made in a service process),
+    or through the services alone."""
 
-    def __init__(self, script: Script, *, on_loop: bool) -> None:
+    def __init__(self, script: Script, *, on_loop: bool, in_service_process: bool = False) -> None:
         self.script = script
         self.on_loop = on_loop
+        self.in_service_process = in_service_process
         self.rng = random.Random(script.choices)
         self.workers = Workers()
         self.steps: list[Step] = []
@@ -695,6 +726,9 @@ class Session:
                     self.counts["moves made on the loop"] += 1
                     return _notices(notices)
                 self.counts["moves handed to the services"] += 1
+                if self.in_service_process:
+                    intent = {"action": "act", "version": version, "id": action_id}
+                    return await _in_service_process(user, self.table_id, intent, action)
             return await _through_services(
                 services.table_game_act,
                 user=user,
@@ -726,6 +760,9 @@ class Session:
                     self.counts["再来一局 made on the loop"] += 1
                     return _notices(notices)
                 self.counts["再来一局 handed to the services"] += 1
+                if self.in_service_process:
+                    intent = {"action": "again", "move": None}
+                    return await _in_service_process(user, self.table_id, intent)
             return await _through_services(services.table_play_again, user=user, table=self.table)
 
         return await self.step(self.script.worker[name], f"{name} 再来一局", act)
@@ -1029,13 +1066,17 @@ async def test_the_loop_and_the_services_play_a_session_alike(
 ) -> None:
     settings.GAME_SEED_SOURCE = seeds.SOURCE
     settings.TABLE_MOVES_ON_LOOP = True
-    assert loop_moves.enabled()
+    # What the loop hands over is made in a service process, as by a worker on PostgreSQL.
+    settings.SERVICE_PROCESSES = 1
+    assert loop_moves.enabled() and service_processes.enabled()
     sequences = await database_sync_to_async(_key_sequences)()
     try:
-        through_loop = await Session(script, on_loop=True).play()
+        through_loop = await Session(script, on_loop=True, in_service_process=True).play()
         loop_moves.close_connections()
+        await database_sync_to_async(service_processes.shutdown)()
         through_services = await Session(script, on_loop=False).play()
     finally:
+        await database_sync_to_async(service_processes.shutdown)()
         await database_sync_to_async(_keys_go_on_from)(sequences)
 
     counts = through_loop.counts
