@@ -29,7 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
 
 from .thinker import end_with_parent
 
@@ -82,7 +82,8 @@ def _service_pool() -> ProcessPoolExecutor | None:
 def _start(parent: int, database: str) -> None:
     """In a new service process: Django set up as its worker's, on its worker's database, with
     the bots' choices for the frames' Hint button made in place (it has no event loop to keep
-    free), and every frame template compiled."""
+    free); then what its first call would load (the services, the templates, the URLconf the
+    frames' links need) and its connection, so that the first game's end waits for none of it."""
     end_with_parent(parent)
     os.environ["THINKING_PROCESSES"] = "0"
     import django
@@ -90,11 +91,13 @@ def _start(parent: int, database: str) -> None:
     django.setup()
     from django.conf import settings as started
 
-    from .frames.render import load_fragments
+    from . import intents  # noqa: F401  (the services its calls make)
+    from .heap import settle
 
     started.DATABASES["default"]["NAME"] = database
     connections["default"].settings_dict["NAME"] = database
-    load_fragments()
+    settle()
+    connections["default"].ensure_connection()
 
 
 def warm() -> None:
@@ -126,10 +129,16 @@ def _make_here(
     from .intents import intent_make
     from .models import Table
 
-    user = User.objects.get(pk=user_id)
-    table = Table.objects.select_related("room").get(pk=table_id)
-    with translation.override(language), services.notices_collected() as notices:
-        intent_make(user=user, table=table, intent=intent, move=move)
+    # As around a request, or a database thread's call: a connection that broke or outlived
+    # CONN_MAX_AGE is replaced, rather than failing every later call of the process.
+    close_old_connections()
+    try:
+        user = User.objects.get(pk=user_id)
+        table = Table.objects.select_related("room").get(pk=table_id)
+        with translation.override(language), services.notices_collected() as notices:
+            intent_make(user=user, table=table, intent=intent, move=move)
+    finally:
+        close_old_connections()
     return notices
 
 
