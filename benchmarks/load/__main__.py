@@ -390,7 +390,8 @@ class Runner:
         clock = [start_runner(self.env, self.log_dir) for _ in range(runners)]
         config.urls = [worker.url for worker in workers]
         database_name = urlsplit(args.database_url).path.lstrip("/")
-        # A worker's and the runner's thinking processes count as theirs (games.thinking).
+        # A worker's and the runner's thinking and service processes count as theirs
+        # (games.thinking, games.service_processes).
         groups: dict[str, list[int] | Callable[[], list[int]]] = {
             f"daphne-{number + 1}": partial(with_children, worker.pid)
             for number, worker in enumerate(workers)

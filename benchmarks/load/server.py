@@ -155,8 +155,8 @@ def pids_named(name: str, *, argument: str | None = None) -> list[int]:
 
 
 def with_children(pid: int) -> list[int]:
-    """``pid`` and its descendants: a worker's or a runner's thinking processes count as its
-    own CPU (``games.thinking``)."""
+    """``pid`` and its descendants: a worker's or a runner's helper processes count as its
+    own CPU (``games.thinking``, ``games.service_processes``)."""
     found, waiting = [], [pid]
     while waiting:
         current = waiting.pop()
