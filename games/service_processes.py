@@ -20,6 +20,7 @@ there as made already (its action id), and the quiet socket's look repairs the l
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -29,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
-from django.db import close_old_connections, connections
+from django.db import DatabaseError, close_old_connections, connections
 
 from .thinker import end_with_parent
 
@@ -97,7 +98,9 @@ def _start(parent: int, database: str) -> None:
     started.DATABASES["default"]["NAME"] = database
     connections["default"].settings_dict["NAME"] = database
     settle()
-    connections["default"].ensure_connection()
+    # Connected ahead if the database answers; if not, the first call connects (or says why).
+    with contextlib.suppress(DatabaseError):
+        connections["default"].ensure_connection()
 
 
 def warm() -> None:
