@@ -47,6 +47,7 @@ from .frames import (
     render_frame_and_version,
     render_notice,
     render_prompt,
+    render_spectator_frame,
 )
 from .heap import collect_young_on_a_clock
 from .intents import MOVES, intent_make
@@ -422,22 +423,22 @@ class TableConsumer(AsyncWebsocketConsumer):
                     self.seen = None
         else:
             # A move in a game changes neither the seats nor the table's rows: the table, the
-            # seat and the rows of the last frame still hold. Anything else is read and checked
-            # again.
+            # seat and the rows of the last frame still hold. After anything else, whether this
+            # socket's user plays or watches is read again before a frame is chosen for them.
             same_game = self.rows is not None and (
                 self.rows.game is not None and self.rows.game.pk == event.get("game")
             )
+            reuse_table = moved and same_game
+            if not reuse_table and not await self._read_place():
+                # No longer allowed to see the table (a private table closed).
+                await self.close(code=CLOSE_NO_TABLE)
+                return
             version = event.get("version")
-            if (
-                self.seen is not None
-                and self.seen[1] is None
-                and not self.seen[0].is_private
-                and isinstance(version, str)
-            ):
-                rendered = await self._spectator_frame(version, reuse_table=moved and same_game)
+            if self._watches_a_public_table() and isinstance(version, str):
+                rendered = await self._spectator_frame(version)
             else:
-                rendered = await self._render(reuse_table=moved and same_game)
-            if rendered is None:  # no longer allowed to see the table (a private table closed)
+                rendered = await self._render(reuse_table=True)
+            if rendered is None:
                 await self.close(code=CLOSE_NO_TABLE)
                 return
             frame, version = rendered
@@ -451,30 +452,37 @@ class TableConsumer(AsyncWebsocketConsumer):
         if bubble:
             await self.send(text_data=bubble)
 
-    async def _spectator_frame(self, version: str, reuse_table: bool) -> tuple[str, str] | None:
+    def _watches_a_public_table(self) -> bool:
+        """Whether this socket's user watched a public table at the last read of their place."""
+        return self.seen is not None and self.seen[1] is None and not self.seen[0].is_private
+
+    async def _spectator_frame(self, version: str) -> tuple[str, str] | None:
         """A spectator's frame of the table at ``version`` or later: rendered once in this
         process for every spectator socket of a public table (anyone signed in may watch it,
-        so the frame is the same for all of them), by the first that needs it."""
+        so the frame is the same for all of them), by the first that needs it, through
+        ``render_spectator_frame``, which knows no user and no seat."""
         loop = asyncio.get_running_loop()
         key = (loop, self.table_id, version, self.language)
         shared = _spectator_frames.get(key)
         if shared is not None:
             rendered = await asyncio.shield(shared)
             if rendered is not None:
-                if not reuse_table:
-                    self.rows = None  # the table changed: the next render reads it again
                 return rendered
-            # The first render failed or found no table: this socket reads for itself.
-            return await self._render(reuse_table=reuse_table)
+            # The first render failed or found no public table: this socket reads for itself.
+            return await self._render()
         shared = loop.create_future()
         _spectator_frames.put(key, shared)
         try:
-            rendered = await self._render(reuse_table=reuse_table)
+            rendered = await self._render_for_spectators()
         except BaseException:
             _spectator_frames.pop(key)
             shared.set_result(None)
             raise
         shared.set_result(rendered)
+        if rendered is None:
+            _spectator_frames.pop(key)
+            # The table is private now, or gone: this socket's own read says what it may see.
+            return await self._render()
         return rendered
 
     def _newest(self, frame: str, version: str) -> str:
@@ -588,17 +596,35 @@ class TableConsumer(AsyncWebsocketConsumer):
     @in_pool_thread
     def _render(self, reuse_table: bool = False) -> tuple[str, str] | None:
         with translation.override(self.language):
-            if not reuse_table or self.seen is None or self.rows is None:
-                try:
-                    self.seen = table_get_for_user(
-                        user=self.user, table_id=self.table_id, invite_code=self.invite
-                    )
-                except Table.DoesNotExist:
-                    self.seen = self.rows = None
-                    return None
+            if (not reuse_table or self.seen is None) and not self._read_place_now():
+                return None
+            assert self.seen is not None
+            if self.rows is None:
                 self.rows = table_rows(table=self.seen[0])
             table, seat = self.seen
             return render_frame_and_version(table=table, seat=seat, rows=self.rows)
+
+    @in_pool_thread
+    def _read_place(self) -> bool:
+        return self._read_place_now()
+
+    def _read_place_now(self) -> bool:
+        """Read the table and this socket's user's seat at it (None: watching) into ``seen``:
+        the one place a socket learns whether its user plays or watches. False, with nothing
+        seen, when the user may no longer see the table. The rows are read again after it."""
+        self.rows = None
+        try:
+            self.seen = table_get_for_user(
+                user=self.user, table_id=self.table_id, invite_code=self.invite
+            )
+        except Table.DoesNotExist:
+            self.seen = None
+            return False
+        return True
+
+    @in_pool_thread
+    def _render_for_spectators(self) -> tuple[str, str] | None:
+        return render_spectator_frame(table_id=self.table_id, language=self.language)
 
     @in_pool_thread
     def _place_take(self, kind: str, capacity: int) -> bool:

@@ -15,6 +15,7 @@ from .render import (
     render_notice,
     render_player_frames,
     render_prompt,
+    render_spectator_frame,
     seat_html,
 )
 from .views import SharedView, table_view, table_view_shared
@@ -34,6 +35,7 @@ __all__ = [
     "render_notice",
     "render_player_frames",
     "render_prompt",
+    "render_spectator_frame",
     "room_entry_refusal",
     "seat_html",
     "table_view",

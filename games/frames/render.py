@@ -191,20 +191,21 @@ def frame_context(
     my_turn = hints is not None
     to_move = next((row for row in seats if row["to_move"]), None)
     own = presentation.frame_context(view=view, game=game, language=language)
-    # The header and the board look the same to every player: rendered once for all of them.
+    # The header and the board look the same to every viewer: rendered once for all of them,
+    # from what all of them see (the shared view, a spectator's seats), never this viewer's.
     shared_html = shared.html
     if not shared_html:
         parts = _table_parts(language)
         game_parts = _game_parts(presentation, language)
-        facts = presentation.head_facts_html(game_parts, view=view, game=game, context=own)
+        public_seats = shared.view["seats"]
+        facts = presentation.head_facts_html(game_parts, view=shared.view, game=shared.game)
         rules = presentation.rules_phrases(_rules_shown(table, shared))
-        shared_html["head"] = mark_safe(str(parts.head(view, game, facts, rules)))
+        shared_html["head"] = mark_safe(str(parts.head(shared.view, shared.game, facts, rules)))
         shared_html["board"] = presentation.board_html(
             game_parts,
             state=shared.state,
-            engine_view=engine,
-            by_position=by_position,
-            to_move=to_move,
+            by_position={row["position"]: row for row in public_seats},
+            to_move=next((row for row in public_seats if row["to_move"]), None),
             language=language,
         )
     settlement = None
@@ -426,6 +427,19 @@ def render_prompt(*, table: Table, seat: int, cards: str, choices: tuple[str, ..
 def render_notice(message: str) -> str:
     """The fragment that shows ``message`` (escaped) in the notice slot."""
     return str(_table_parts().notice_slot(message))
+
+
+def render_spectator_frame(*, table_id: int, language: str) -> tuple[str, str] | None:
+    """The frame every spectator of the public table ``table_id`` sees, in ``language``, and
+    its version; None when there is no such public table.
+
+    It is given no user and no seat, and reads the table by itself: what it renders is a
+    spectator's view, which every spectator may see, so one render can serve them all."""
+    table = Table.objects.select_related("room").filter(pk=table_id, is_private=False).first()
+    if table is None:
+        return None
+    with translation.override(language):
+        return render_frame_and_version(table=table, seat=None, language=language)
 
 
 def render_frame_for_user(

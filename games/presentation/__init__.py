@@ -174,9 +174,11 @@ class Presentation:
         return mark_safe(str(parts.action(action)))
 
     def head_facts_html(
-        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None, context: Any
+        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None
     ) -> SafeString:
-        """The game's facts in the table's header, after the platform's."""
+        """The game's facts in the table's header, after the platform's: the same for every
+        viewer, so made from what every viewer sees (the ``view`` and ``game`` shared by
+        all, ``table_view_shared``'s), never from one viewer's."""
         if not hasattr(parts, "head_facts"):
             return mark_safe("")
         return mark_safe(str(parts.head_facts(view, game)))
@@ -186,13 +188,12 @@ class Presentation:
         parts: Any,
         *,
         state: Any | None,
-        engine_view: dict[str, Any] | None,
         by_position: dict[int, dict[str, Any]],
         to_move: dict[str, Any] | None,
         language: str,
     ) -> SafeString:
         """The middle of the table while a game is played, the same for every viewer: from
-        the view of a spectator (``engine_view`` is the first viewer's own)."""
+        the view of a spectator (``state.view(None)``) and the seats as everyone sees them."""
         if not hasattr(parts, "board"):
             return mark_safe("")
         public = None if state is None else state.view(None, history=False)

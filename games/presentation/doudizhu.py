@@ -411,16 +411,17 @@ class DoudizhuPresentation(HandsPresentation):
         return mark_safe(str(parts.action(_action_view(action, language))))
 
     def head_facts_html(
-        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None, context: Any
+        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None
     ) -> SafeString:
-        return mark_safe(str(parts.head_facts(view, context["multiplier"], context["multipliers"])))
+        settlement = game["settlement"] if game else None
+        multiplier = settlement.get("multiplier") if settlement else view["multiplier"]
+        return mark_safe(str(parts.head_facts(view, multiplier, view["multipliers"])))
 
     def board_html(
         self,
         parts: Any,
         *,
         state: Any | None,
-        engine_view: dict[str, Any] | None,
         by_position: dict[int, dict[str, Any]],
         to_move: dict[str, Any] | None,
         language: str,

@@ -391,37 +391,35 @@ class GandengyanPresentation(HandsPresentation):
         engine = game["view"] if game else None
         hints = game["hints"] if game else None
         my_turn = hints is not None
-        settlement = game["settlement"] if game else None
         return {
             "hand": cards_html(" ".join(engine["hand"]), in_hand=True, language=language)
             if engine and engine.get("hand")
             else "",
             "leading": my_turn and engine is not None and engine["table"] is None,
             "can_beat": bool(hints),
-            "multiplier": settlement.get("multiplier") if settlement else view["multiplier"],
+            "multiplier": _multiplier(view, game),
         }
 
     def action_html(self, parts: Any, action: dict[str, Any] | None, language: str) -> SafeString:
         return mark_safe(str(parts.action(_action_view(action, language))))
 
     def head_facts_html(
-        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None, context: Any
+        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None
     ) -> SafeString:
-        return mark_safe(str(parts.head_facts(view, game, context["multiplier"])))
+        return mark_safe(str(parts.head_facts(view, game, _multiplier(view, game))))
 
     def board_html(
         self,
         parts: Any,
         *,
         state: Any | None,
-        engine_view: dict[str, Any] | None,
         by_position: dict[int, dict[str, Any]],
         to_move: dict[str, Any] | None,
         language: str,
     ) -> SafeString:
         table_play = None
-        if engine_view and engine_view.get("table"):
-            played = engine_view["table"]
+        played = None if state is None else state.view(None, history=False)["table"]
+        if played:
             table_play = {
                 "seat": by_position[played["seat"]],
                 "cards": cards_html(played["cards"], language=language),
@@ -595,3 +593,9 @@ class GandengyanPresentation(HandsPresentation):
 
 
 PRESENTATION = GandengyanPresentation(ENGINE.key)
+
+
+def _multiplier(view: dict[str, Any], game: dict[str, Any] | None) -> Any:
+    """The game's multiplier: the settlement's once it is over, else the table's now."""
+    settlement = game["settlement"] if game else None
+    return settlement.get("multiplier") if settlement else view["multiplier"]

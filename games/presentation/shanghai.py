@@ -379,7 +379,7 @@ class ShanghaiPresentation(HandsPresentation):
         return mark_safe(str(parts.action(_action_view(action, language))))
 
     def head_facts_html(
-        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None, context: Any
+        self, parts: Any, *, view: dict[str, Any], game: dict[str, Any] | None
     ) -> SafeString:
         bid = view.get("bid")
         facts = {
@@ -394,7 +394,6 @@ class ShanghaiPresentation(HandsPresentation):
         parts: Any,
         *,
         state: Any | None,
-        engine_view: dict[str, Any] | None,
         by_position: dict[int, dict[str, Any]],
         to_move: dict[str, Any] | None,
         language: str,
