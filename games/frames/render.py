@@ -225,8 +225,9 @@ def frame_context(
     counter = ""
     state_now = shared.state
     if shared.played is not None and state_now is not None and not state_now.is_terminal:
-        holds = seat is not None and engine is not None and engine.get("seat") == seat
-        hand = presentation.own_cards(state_now, seat) if holds and seat is not None else ()
+        # The viewer's own cards as far as their view shows them (none to a spectator; during
+        # a staged deal only those dealt so far): the counter tells nothing the view does not.
+        hand = presentation.cards_of_view(engine)
         counter = card_counter_html(shared.played, hand, decks=presentation.decks)
     sound = view["sound"]
     mine = next((row for row in settlement or () if row["position"] == seat), None)

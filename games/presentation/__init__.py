@@ -85,9 +85,14 @@ class Presentation:
         deck; None: the game shows no counter."""
         return None
 
-    def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
-        """The cards ``seat`` holds, which the counter also takes away for that seat's player."""
-        return ()
+    def cards_of_view(self, engine_view: Mapping[str, Any] | None) -> Iterable[Card]:
+        """The cards a viewer's own view (the engine's ``view(seat)``) shows them holding, which
+        the counter also takes away for that viewer: only what the view shows, so that the
+        counter tells no more than it (a hand still being dealt, another seat's cards)."""
+        if not engine_view:
+            return ()
+        # 上海斗地主 writes each card with its deck ("As.2"); the counter counts ranks.
+        return [Card.parse(code.split(".")[0]) for code in engine_view.get("hand") or ()]
 
     def last_round(self, state: Any) -> dict[int, str]:
         """What each seat did last in the round before the current one, in short words for its
@@ -362,9 +367,6 @@ class HandsPresentation(Presentation):
             if isinstance(action, self.play_type)
             for card in action.cards
         ]
-
-    def own_cards(self, state: Any, seat: int) -> Iterable[Card]:
-        return state.hand(seat)  # type: ignore[no-any-return]
 
     def wants_bot_choice(self, state: Any) -> bool:
         # Bids, 加倍 and a hand that cannot beat the table offer no plays (``hint_plays``).

@@ -122,6 +122,11 @@ class Secrets:
     # when the viewer sees the other copy; ``cards`` holds the cards none of whose copies shows.
     codes: frozenset[str] = frozenset()
     code_orders: tuple[tuple[str, ...], ...] = ()  # hidden copies in the order dealt
+    # What may be told of the cards by number: the card counter's count of each rank
+    # (``COUNTER_ORDER``), which is the deck less the cards played and those of the viewer's
+    # hand that the view shows; and how many cards each seat's box shows.
+    counter: tuple[int, ...] = ()
+    hand_counts: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, game: Game, state: Any, seat: int | None) -> Secrets:
@@ -135,7 +140,66 @@ class Secrets:
         if game.game == "shanghai":
             codes = SHANGHAI_CODES - codes_named(view)
             code_orders = _shanghai_code_orders(state, codes)
-        return cls(frozenset(cards), orders, hands, seeds, codes, code_orders)
+        return cls(
+            frozenset(cards),
+            orders,
+            hands,
+            seeds,
+            codes,
+            code_orders,
+            counter=counter_expected(state, view, decks=2 if game.game == "shanghai" else 1),
+            hand_counts=tuple(view["hand_counts"]),
+        )
+
+
+# The counter's ranks, as it shows them: the big joker first, the 3s last.
+COUNTER_ORDER = ("RJ", "BJ", "2", "A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3")
+
+
+def _rank_of(code: str) -> str:
+    """A card code's rank as the counter counts it ("As.2" -> "A", "RJ" -> "RJ")."""
+    base = code.split(".")[0]
+    return base if base in ("RJ", "BJ") else base[0]
+
+
+def counter_expected(state: Any, view: dict[str, Any], *, decks: int) -> tuple[int, ...]:
+    """What the card counter may show the viewer of ``view``: of each rank, the cards of the
+    decks not yet played (the public history) and not in the hand the view shows."""
+    gone: Counter[str] = Counter()
+    for entry in state.view(None, history=True)["history"]:
+        if isinstance(entry.get("play"), str):
+            gone.update(_rank_of(code) for code in entry["play"].split())
+    gone.update(_rank_of(code) for code in view.get("hand") or ())
+    return tuple(decks * (1 if rank in ("RJ", "BJ") else 4) - gone[rank] for rank in COUNTER_ORDER)
+
+
+COUNTER_BLOCK = re.compile(r"data-card-counter[^>]*>(.*?)</div>", re.S)
+COUNTER_CELL = re.compile(r'<span(?: class="out")?><b>[^<]+</b>(\d+)</span>')
+SEAT_BOX = re.compile(
+    r'class="seat[^"]*" data-seat="(\d+)">(.*?)<div class="seat-facts">(.*?)</div>', re.S
+)
+SEAT_COUNT = re.compile(r'class="seat-card-count">(\d+)<')
+
+
+def derived_leaks(page: str, secrets: Secrets) -> list[str]:
+    """What ``page`` tells by number that the viewer may not know: a card counter whose counts
+    are not those of the viewer's own view (a hand counted before it is dealt, another seat's
+    cards taken away), a seat's box with more or fewer cards than the view shows."""
+    found = []
+    for block in COUNTER_BLOCK.findall(page):
+        counts = tuple(int(count) for count in COUNTER_CELL.findall(block))
+        if counts != secrets.counter:
+            found.append(f"a card counter of {counts}, not {secrets.counter}")
+    for seat, _head, facts in SEAT_BOX.findall(page):
+        shown = SEAT_COUNT.search(facts)
+        position = int(seat)
+        if (
+            shown is not None
+            and position < len(secrets.hand_counts)
+            and int(shown.group(1)) != secrets.hand_counts[position]
+        ):
+            found.append(f"seat {seat} holding {shown.group(1)} cards")
+    return found
 
 
 def cards_named(value: Any) -> set[str]:
@@ -303,6 +367,7 @@ def leaks(page: str, secrets: Secrets, *, old_cards: bool = False) -> list[str]:
         if seed in page:
             found.append(f"the seed {seed[:12]}…")
     if not old_cards:
+        found += derived_leaks(page, secrets)
         leaked = cards_shown(page) & secrets.cards
         if leaked:
             found.append(f"hidden cards {sorted(leaked)}")
@@ -1153,6 +1218,12 @@ def test_the_detector_catches_planted_leaks(seeded_deals: random.Random) -> None
 
     theirs = format_cards(state.hand(seats[li.user.pk])).split()
     stock = [str(card) for card in state.stock_cards()]
+    # Numbers that tell of hidden cards: a counter that takes away another seat's hand or the
+    # stock, a seat's box with a count it does not hold.
+    assert mine.counter and sum(mine.counter) == 54 - len(state.hand(seats[zhang.user.pk]))
+    assert leaks(_with_counter(own_frame, _less(mine.counter, theirs)), mine)
+    assert leaks(_with_counter(own_frame, _less(mine.counter, stock[:1])), mine)
+    assert leaks(_with_seat_count(own_frame, seats[li.user.pk], len(theirs) + 1), mine)
     card = theirs[0]
     rank, suit = ("10" if card[0] == "T" else card[0]), card[1]
     symbol = {code: face for face, code in SUIT_CODES.items()}.get(suit, "")
@@ -1200,6 +1271,31 @@ def _planted(page: str, leak: str) -> str:
     return where
 
 
+def _with_counter(page: str, counts: tuple[int, ...]) -> str:
+    """``page`` with its card counter showing ``counts`` instead."""
+    block = COUNTER_BLOCK.search(page)
+    assert block is not None
+    numbers = iter(counts)
+    changed = COUNTER_CELL.sub(
+        lambda cell: cell.group(0).replace(f"</b>{cell.group(1)}<", f"</b>{next(numbers)}<"),
+        block.group(1),
+    )
+    return page[: block.start(1)] + changed + page[block.end(1) :]
+
+
+def _with_seat_count(page: str, seat: int, count: int) -> str:
+    """``page`` with seat ``seat``'s box showing ``count`` cards."""
+    box = re.search(rf'data-seat="{seat}">.*?class="seat-card-count">(\d+)<', page, re.S)
+    assert box is not None
+    return page[: box.start(1)] + str(count) + page[box.end(1) :]
+
+
+def _less(counts: tuple[int, ...], cards: list[str]) -> tuple[int, ...]:
+    """``counts`` (by ``COUNTER_ORDER``) with ``cards`` taken away as well."""
+    taken = Counter(_rank_of(card) for card in cards)
+    return tuple(count - taken[rank] for rank, count in zip(COUNTER_ORDER, counts, strict=True))
+
+
 def test_the_detector_catches_planted_doudizhu_leaks(seeded_deals: random.Random) -> None:
     """斗地主: the detector flags another seat's frame, a card of a hand not shown, a card still
     to be dealt, a bottom card before the landlord takes it, hidden cards in the order dealt, a
@@ -1229,6 +1325,11 @@ def test_the_detector_catches_planted_doudizhu_leaks(seeded_deals: random.Random
 
     # A frame rendered for the wrong seat.
     assert any(found.startswith("hidden cards") for found in leaks(other_frame, mine))
+    # A counter that takes away the cards of the player's hand still to be dealt (the whole
+    # hand before it is shown), or a seat's box counting them.
+    assert sum(mine.counter) == 54 - 8
+    assert leaks(_with_counter(own_frame, _less(mine.counter, my_cards[8:])), mine)
+    assert leaks(_with_seat_count(own_frame, them, 17), mine)
 
     following = ddz.deal_from_seed(deal.next_seed)
     next_hand = format_cards(following.hands[me])

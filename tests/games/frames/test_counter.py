@@ -129,3 +129,24 @@ def test_each_seat_shows_its_play_of_the_last_round(trio: list[User]) -> None:
     act(trio[0], {"pass": True})
     # Seat 1 won the round and leads the next: every seat shows what it did last in it.
     assert last_rounds() == {"0": "Pass", "1": "4", "2": "Pass"}
+
+
+def test_during_the_deal_the_counter_takes_only_the_cards_dealt_so_far(trio: list[User]) -> None:
+    """斗地主's cards are shown dealt step by step: a player's counter takes from the deck only
+    the cards of their hand dealt so far, never the rest of it (明牌 at ×5 and ×4 is declared
+    before the hand is known)."""
+    table = seated(Table.objects.create(room=doudizhu_room()), trio)
+    played = services.game_start(table=table, players=trio, seed=33)
+    state = selectors.game_state(game=played)
+    assert state.dealt == 0
+    for seat in (0, 1, 2, None):
+        assert sum(counter(table, seat).values()) == 54
+    play_doudizhu(played, redeal=False, show=False, until=lambda state: state.dealt >= 8)
+    state = selectors.game_state(game=played)
+    assert state.dealt == 8
+    record = selectors.game_record(game=played)
+    for seat in range(3):
+        shown = " ".join(str(card) for card in state.current_deal.hands[seat][:8])
+        assert counter(table, seat) == expected(record, shown)
+        assert sum(counter(table, seat).values()) == 54 - 8
+    assert sum(counter(table, None).values()) == 54
