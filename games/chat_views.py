@@ -66,7 +66,7 @@ def player_mute(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespons
         return _people(request, table, error=_("Say on=1 or on=0."))
     try:
         if on == "1":
-            services.player_mute(user=request.user, muted_id=player)
+            services.player_mute(user=request.user, muted_id=player, table=table)
         else:
             services.player_unmute(user=request.user, muted_id=player)
     except services.ChatRefused as refused:

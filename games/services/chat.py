@@ -99,22 +99,32 @@ def table_say(*, user: User, table_id: int, phrase: str) -> TableMessage:
     return message
 
 
-def _other_player(*, user: User, other_id: int | str) -> User:
+def _player_met_at(*, user: User, other_id: int | str, table: Table) -> User:
+    """The player ``other_id`` whom ``user`` meets at ``table``: seated there, or who said a
+    phrase there. Whether or not such a user exists elsewhere, anyone else is refused with the
+    same words, so that the answers tell no one which ids are players."""
     try:
-        other = User.objects.get(pk=int(other_id), is_active=True)
-    except (TypeError, ValueError, User.DoesNotExist):
-        raise ChatRefused("bad_player", _("There is no such player.")) from None
-    if other.pk == user.pk:
+        pk = int(other_id)
+    except (TypeError, ValueError):
+        pk = None
+    if pk is not None and pk == user.pk:
         raise ChatRefused("bad_player", _("You cannot do that to yourself."))
+    other = None if pk is None else User.objects.filter(pk=pk, is_active=True).first()
+    met = other is not None and (
+        Seat.objects.filter(table=table, user=other).exists()
+        or TableMessage.objects.filter(table=table, user=other).exists()
+    )
+    if other is None or not met:
+        raise ChatRefused("bad_player", _("That player is not at this table."))
     return other
 
 
 @transaction.atomic
-def player_mute(*, user: User, muted_id: int | str) -> PlayerMute:
-    """Stop ``user`` hearing the phrases of the player ``muted_id``, at every table. Muting a
-    player muted already changes nothing. Raises ``ChatRefused`` for an unknown player or
-    oneself."""
-    muted = _other_player(user=user, other_id=muted_id)
+def player_mute(*, user: User, muted_id: int | str, table: Table) -> PlayerMute:
+    """Stop ``user`` hearing the phrases of the player ``muted_id``, met at ``table``, at every
+    table. Muting a player muted already changes nothing. Raises ``ChatRefused`` for oneself
+    and for anyone not at the table."""
+    muted = _player_met_at(user=user, other_id=muted_id, table=table)
     mute, _created = PlayerMute.objects.get_or_create(user=user, muted=muted)
     return mute
 
@@ -122,9 +132,14 @@ def player_mute(*, user: User, muted_id: int | str) -> PlayerMute:
 @transaction.atomic
 def player_unmute(*, user: User, muted_id: int | str) -> None:
     """Let ``user`` hear the phrases of the player ``muted_id`` again. Raises ``ChatRefused``
-    for an unknown player or oneself."""
-    muted = _other_player(user=user, other_id=muted_id)
-    PlayerMute.objects.filter(user_id=user.pk, muted=muted).delete()
+    unless ``user`` muted them (which tells ``user`` only of their own mutes)."""
+    try:
+        pk = int(muted_id)
+    except (TypeError, ValueError):
+        pk = None
+    deleted, _by_model = PlayerMute.objects.filter(user_id=user.pk, muted_id=pk).delete()
+    if not deleted:
+        raise ChatRefused("bad_player", _("You have not muted that player."))
 
 
 @transaction.atomic
@@ -143,11 +158,8 @@ def player_report(
     list, the details are longer than 200 characters, or ``reporter`` already has an open
     report of that player at this table.
     """
-    reported = _other_player(user=reporter, other_id=reported_id)
+    reported = _player_met_at(user=reporter, other_id=reported_id, table=table)
     messages = TableMessage.objects.filter(table=table, user=reported)
-    at_table = Seat.objects.filter(table=table, user=reported).exists() or messages.exists()
-    if not at_table:
-        raise ChatRefused("bad_player", _("That player is not at this table."))
     if reason not in PlayerReport.Reason.values:
         raise ChatRefused("bad_reason", _("Please choose a reason from the list."))
     text = (text or "").strip()

@@ -106,7 +106,9 @@ async def test_a_muted_player_is_not_heard_by_the_one_who_muted_them(
     table_sockets: Sockets,
 ) -> None:
     t = table_sockets
-    await database_sync_to_async(services.player_mute)(user=t.qian, muted_id=t.zhao.pk)
+    await database_sync_to_async(services.player_mute)(
+        user=t.qian, muted_id=t.zhao.pk, table=t.table
+    )
     await t.sockets["zhao"].send_to(text_data=intent("say", phrase="hello"))
     assert BUBBLE.search(await t.sockets["zhao"].receive_from(timeout=10))  # one's own
     assert BUBBLE.search(await t.sockets["watcher"].receive_from(timeout=10))

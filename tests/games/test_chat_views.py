@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -14,6 +16,9 @@ from games.phrases import EMOTES, PHRASES
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
+
+
+CSRF_TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 
 def logged_in(user: User) -> Client:
@@ -62,6 +67,23 @@ def test_the_panel_lists_the_other_players_to_mute_and_report(two: Table, trio: 
     # Without the script: back to the table.
     response = client.post(mute, {"player": qian.pk, "on": "1"})
     assert response.status_code == 302 and response["Location"] == f"/tables/{two.pk}/"
+
+
+def test_the_mute_answers_alike_for_an_unknown_id_and_a_player_elsewhere(
+    two: Table, trio: list[User], outsider: User
+) -> None:
+    client = logged_in(trio[0])
+    mute = reverse("games:player_mute", args=[two.pk])
+    answers = [
+        client.post(mute, {"player": other, "on": on}, headers=HTMX)
+        for on in ("1", "0")
+        for other in (999_999, outsider.pk)
+    ]
+    assert {answer.status_code for answer in answers} == {400}
+    # The same page but for the form's fresh CSRF tokens.
+    bodies = [CSRF_TOKEN.sub("", answer.content.decode()) for answer in answers]
+    assert bodies[0] == bodies[1] and bodies[2] == bodies[3]
+    assert not PlayerMute.objects.exists()
 
 
 @pytest.mark.parametrize("data", [{"player": "", "on": "1"}, {"on": "1"}, {"on": "x"}])

@@ -141,11 +141,12 @@ def test_a_player_muted_by_staff_is_refused_until_the_mute_ends(
     assert TableMessage.objects.count() == 1
 
 
-def test_mutes_and_the_phrases_switch_decide_who_hears_whom(trio: list[User]) -> None:
+def test_mutes_and_the_phrases_switch_decide_who_hears_whom(trio: list[User], room: Room) -> None:
     zhao, qian, sun = trio
+    table = _seated(trio, room)
     assert selectors.chat_wanted_from(user_id=zhao.pk, speaker_id=qian.pk)
-    services.player_mute(user=zhao, muted_id=qian.pk)
-    services.player_mute(user=zhao, muted_id=str(qian.pk))  # twice changes nothing
+    services.player_mute(user=zhao, muted_id=qian.pk, table=table)
+    services.player_mute(user=zhao, muted_id=str(qian.pk), table=table)  # twice: no change
     assert PlayerMute.objects.count() == 1
     assert not selectors.chat_wanted_from(user_id=zhao.pk, speaker_id=qian.pk)
     assert selectors.chat_wanted_from(user_id=zhao.pk, speaker_id=sun.pk)
@@ -158,13 +159,36 @@ def test_mutes_and_the_phrases_switch_decide_who_hears_whom(trio: list[User]) ->
     assert not selectors.chat_wanted_from(user_id=sun.pk, speaker_id=zhao.pk)
 
 
-@pytest.mark.parametrize("other", ["self", "nobody", "garbage"])
-def test_muting_oneself_or_nobody_is_refused(trio: list[User], other: str) -> None:
-    muted = {"self": trio[0].pk, "nobody": 999_999, "garbage": "x1"}[other]
+@pytest.mark.parametrize("other", ["self", "nobody", "garbage", "elsewhere"])
+def test_muting_oneself_or_anyone_not_at_the_table_is_refused(
+    trio: list[User], room: Room, outsider: User, other: str
+) -> None:
+    table = _seated(trio, room)
+    muted = {"self": trio[0].pk, "nobody": 999_999, "garbage": "x1", "elsewhere": outsider.pk}
     with pytest.raises(services.ChatRefused) as refused:
-        services.player_mute(user=trio[0], muted_id=muted)
+        services.player_mute(user=trio[0], muted_id=muted[other], table=table)
     assert refused.value.code == "bad_player"
     assert not PlayerMute.objects.exists()
+
+
+def test_an_unknown_id_and_a_player_elsewhere_are_refused_alike(
+    trio: list[User], room: Room, outsider: User
+) -> None:
+    """The answers to a mute or a report tell no one whether an id is a player's."""
+    table = _seated(trio, room)
+    said = []
+    for other in (999_999, outsider.pk):
+        for refuse in (
+            lambda pk: services.player_mute(user=trio[0], muted_id=pk, table=table),
+            lambda pk: services.player_unmute(user=trio[0], muted_id=pk),
+            lambda pk: services.player_report(
+                reporter=trio[0], reported_id=pk, table=table, reason="spam"
+            ),
+        ):
+            with pytest.raises(services.ChatRefused) as refused:
+                refuse(other)
+            said.append((refused.value.code, refused.value.message))
+    assert said[:3] == said[3:]
 
 
 def test_one_open_report_per_reporter_player_and_table(trio: list[User], room: Room) -> None:
