@@ -229,6 +229,14 @@ def _move_of(intent: dict[str, Any], table: Table) -> dict[str, Any] | None:
     return presentation_for(table.room.game).action_of_intent(intent)
 
 
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """A websocket to a path the site has no socket at: refused at the handshake (the client
+    sees a 403), without the traceback Channels' router logs for a path it cannot route."""
+
+    async def connect(self) -> None:
+        await self.close()
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     group: str | None = None
