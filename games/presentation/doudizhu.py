@@ -20,8 +20,10 @@ from games.rules.doudizhu import ENGINE, GameState
 from games.rules.doudizhu.combos import ComboKind
 from games.rules.doudizhu.game import DEAL_STEPS, deal_numbers
 from games.rules.doudizhu.moves import Action, DealOn, Double, Pass, Play, Show
+from games.rules.doudizhu.options import DOUBLE_THRESHOLD_MAX
 from games.rules.history import unwind
 
+from ..form_fields import WholeNumberField
 from ..frames.cards import card_chips_html, cards_html
 from . import (
     HandsPresentation,
@@ -478,9 +480,10 @@ class DoudizhuPresentation(HandsPresentation):
     def room_rules_fields(self) -> dict[str, forms.Field]:
         """The room's 加倍 threshold (``double_threshold``, §4)."""
         return {
-            "double_threshold": forms.IntegerField(
+            "double_threshold": WholeNumberField(
                 label=gettext_lazy("Doubling threshold (coins)"),
                 min_value=0,
+                max_value=DOUBLE_THRESHOLD_MAX,
                 required=False,
                 help_text=gettext_lazy(
                     "A farmer may double only when both they and the landlord have more "

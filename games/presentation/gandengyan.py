@@ -19,8 +19,10 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from games.rules import NotationError, format_cards, parse_cards, parse_ranks
 from games.rules.gandengyan import ENGINE, ComboKind, GameState, GandengyanRules, Move, Play
 from games.rules.gandengyan.combos import combo_from_ranks
+from games.rules.gandengyan.options import LIMITS
 from games.rules.history import unwind
 
+from ..form_fields import WholeNumberField
 from ..frames.cards import card_faces, cards_html
 from . import HandsPresentation, hint_plays, play_words, sorted_cards
 
@@ -306,14 +308,15 @@ them."""
 def _house_rule_field(name: str, label: Any) -> forms.Field:
     """The form field of the option ``name``: a box to tick for a yes-or-no option, a number
     for a limit (empty: none) and a choice for the rest."""
-    # The engine checks the numbers (``GandengyanRules``); the page's inputs only suggest them.
+    # The engine checks the rules as a whole (``GandengyanRules``); the fields take its bounds.
     if name == "players":
-        return forms.IntegerField(label=label, widget=forms.NumberInput(attrs={"min": 2, "max": 6}))
-    if name in ("max_straight", "max_pair_straight", "max_multiplier"):
-        return forms.IntegerField(
+        return WholeNumberField(label=label, min_value=2, max_value=6)
+    if name in LIMITS:
+        return WholeNumberField(
             label=label,
+            min_value=1,
+            max_value=LIMITS[name],
             required=False,
-            widget=forms.NumberInput(attrs={"min": 1}),
             help_text=gettext_lazy("Empty: no limit."),
         )
     if name == "draw":

@@ -16,7 +16,10 @@ from typing import Any
 
 from ..errors import RulesError
 
-__all__ = ["STANDARD", "DoudizhuRules"]
+__all__ = ["DOUBLE_THRESHOLD_MAX", "STANDARD", "DoudizhuRules"]
+
+#: The highest doubling threshold, in coins: far above any wallet, yet a number, not a page.
+DOUBLE_THRESHOLD_MAX = 10**12
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -44,9 +47,12 @@ class DoudizhuRules:
             if (
                 name == "double_threshold"
                 and value is not None
-                and (type(value) is not int or value < 0)
+                and (type(value) is not int or not 0 <= value <= DOUBLE_THRESHOLD_MAX)
             ):
-                raise RulesError("'double_threshold' must be a whole number ≥ 0 or null")
+                raise RulesError(
+                    f"'double_threshold' must be a whole number from 0 to {DOUBLE_THRESHOLD_MAX}"
+                    " or null"
+                )
         if not options:
             return STANDARD
         return cls(**dict(options))

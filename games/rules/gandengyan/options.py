@@ -104,6 +104,11 @@ class GandengyanRules:
         return limit - limit % 2
 
 
+#: The largest value of each limit: no straight is longer than the deck, and a multiplier cap
+#: above a million caps no game (a room's base times it must still be coins a wallet holds).
+LIMITS = {"max_straight": 54, "max_pair_straight": 54, "max_multiplier": 1_000_000}
+
+
 def _check_type(name: str, value: Any) -> None:
     if name == "players":
         if type(value) is not int or not 2 <= value <= 6:
@@ -114,9 +119,9 @@ def _check_type(name: str, value: Any) -> None:
     elif name == "rocket_multiplier":
         if type(value) is not int or value not in (4, 8):
             raise RulesError("'rocket_multiplier' must be 4 or 8")
-    elif name in ("max_straight", "max_pair_straight", "max_multiplier"):
-        if value is not None and (type(value) is not int or value < 1):
-            raise RulesError(f"{name!r} must be a positive whole number or null")
+    elif name in LIMITS:
+        if value is not None and (type(value) is not int or not 1 <= value <= LIMITS[name]):
+            raise RulesError(f"{name!r} must be a whole number from 1 to {LIMITS[name]} or null")
     elif type(value) is not bool:
         raise RulesError(f"{name!r} must be true or false")
 

@@ -286,6 +286,9 @@ def test_engine_follows_the_protocol() -> None:
         ENGINE.options_from_json({"players": 4})
     with pytest.raises(RulesError):
         ENGINE.options_from_json({"double_threshold": -1})
+    with pytest.raises(RulesError):
+        ENGINE.options_from_json({"double_threshold": 10**4000})
+    assert ENGINE.options_from_json({"double_threshold": 10**12}).double_threshold == 10**12
     for action in (CALL, NO_ROB, DOUBLE, NO_DOUBLE, DealOn(3), Show("deal", 3), SHOW, PASS,
                    Play.parse("3s 3h")):  # fmt: skip
         assert ENGINE.action_from_json(ENGINE.action_to_json(action)) == action
