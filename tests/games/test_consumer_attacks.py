@@ -228,7 +228,8 @@ async def _refused(user: User, table_id: int) -> str:
 
 
 def _count_renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, str]]:
-    """Record the seat and version of every frame the sockets render (and render it)."""
+    """Record the seat (None: a spectator's) and version of every frame the sockets render
+    (and render it)."""
     renders: list[tuple[int | None, str]] = []
     render = consumers.render_frame_and_version
 
@@ -237,7 +238,15 @@ def _count_renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int | None, st
         renders.append((kwargs["seat"], version))
         return frame, version
 
+    def counted_for_spectators(**kwargs: Any) -> tuple[str, str] | None:
+        rendered = render_for_spectators(**kwargs)
+        if rendered is not None:
+            renders.append((None, rendered[1]))
+        return rendered
+
+    render_for_spectators = consumers.render_spectator_frame
     monkeypatch.setattr(consumers, "render_frame_and_version", counted)
+    monkeypatch.setattr(consumers, "render_spectator_frame", counted_for_spectators)
     return renders
 
 
