@@ -356,8 +356,9 @@ ACCOUNT_RATE_LIMITS = {
     # address, after which even the right password is refused there until the window has
     # passed; the owner, from another address, still gets in.
     "login_failed": "10/m/ip,5/5m/key",
-    # Failed logins of one username from every address together: guessing spread over many
-    # addresses stops after 30 an hour (the owner too is refused until then).
+    # Failed logins of one username from every address together: past 30 an hour a right
+    # password is not enough, and the login needs a code mailed to the account's verified
+    # address, or a browser that signed in to it before (docs/security.md).
     "login_failed_per_username": "30/h/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
