@@ -74,6 +74,9 @@ class User(AbstractUser):
     phrases_on = models.BooleanField(_("phrases at the table"), default=True)
     # Staff's mute of the player's own phrases, until this time.
     chat_banned_until = models.DateTimeField(_("phrases muted until"), null=True, blank=True)
+    # Set only by ``manage.py seed_demo`` on the accounts it creates, so that it never takes over
+    # an account someone else made under a demo name.
+    is_demo = models.BooleanField(_("demo account"), default=False, editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"

@@ -67,3 +67,34 @@ def test_does_nothing_without_debug(settings: Settings) -> None:
     assert "DEBUG is off" in seed()
     assert not User.objects.exclude(wallet__is_house=True).exists()
     assert not Wallet.objects.filter(is_house=False).exists()
+
+
+def test_an_account_it_did_not_create_is_left_alone(settings: Settings) -> None:
+    """A stranger who signed up as ``admin`` while DEBUG was off must not become a superuser,
+    keeping their own password, when a developer later seeds the demo accounts."""
+    settings.DEBUG = True
+    stranger = User.objects.create_user(username="admin", password="strangers-own-pw-4")
+    player = User.objects.create_user(username="zhangsan", password="real-players-pw-8")
+
+    output = seed()
+
+    stranger.refresh_from_db()
+    assert not stranger.is_staff and not stranger.is_superuser
+    assert stranger.check_password("strangers-own-pw-4")
+    assert "admin" in output and "did not create" in output
+    player.refresh_from_db()
+    assert player.check_password("real-players-pw-8")
+    assert not Wallet.objects.filter(user=player).exists()
+    # The demo player it makes is still made, topped up by no one in particular.
+    lisi = User.objects.get(username="lisi")
+    assert lisi.check_password("player") and lisi.wallet.balance == 300_000
+    assert LedgerEntry.objects.filter(wallet__user=lisi, staff__isnull=True).count() == 2
+
+
+def test_it_still_restores_its_own_admin(settings: Settings) -> None:
+    settings.DEBUG = True
+    seed()
+    User.objects.filter(username="admin").update(is_staff=False, is_superuser=False)
+    assert "Made admin staff again." in seed()
+    admin = User.objects.get(username="admin")
+    assert admin.is_staff and admin.is_superuser
