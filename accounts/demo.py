@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from django.apps import AppConfig
 from django.conf import settings
 from django.core import checks
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 
 from .models import User
 
@@ -54,8 +54,18 @@ def check_no_demo_password(
         return []  # the checks of other apps were asked for
     try:
         usernames = demo_accounts_with_demo_password()
-    except DatabaseError:
-        return []  # a database not migrated yet holds no account at all
+    except DatabaseError as error:
+        if not _user_table_exists():
+            return []  # a database not migrated yet holds no account at all
+        # Fail closed: an account that opens with a demo password may be there all the same.
+        return [
+            checks.Error(
+                "The check for demo accounts that still open with their demo passwords "
+                f"could not read the database ({type(error).__name__}: {error}).",
+                hint="Make sure the database answers and is migrated, then run the check again.",
+                id="accounts.E002",
+            )
+        ]
     if not usernames:
         return []
     return [
@@ -66,3 +76,12 @@ def check_no_demo_password(
             id="accounts.E001",
         )
     ]
+
+
+def _user_table_exists() -> bool:
+    """Whether the users' table is there; True when even that cannot be read, since then
+    nothing says the database holds no account."""
+    try:
+        return User._meta.db_table in connection.introspection.table_names()
+    except DatabaseError:
+        return True

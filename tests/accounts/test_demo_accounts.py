@@ -4,12 +4,16 @@ then refuses to serve (``tests/test_serve_production.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core import checks
 from django.core.management import call_command
 from django.core.management.base import SystemCheckError
+from django.db import connection
 from pytest_django.fixtures import Settings
 
 from accounts.models import User
@@ -17,9 +21,29 @@ from accounts.models import User
 pytestmark = pytest.mark.django_db
 
 
-def demo_errors() -> list[checks.CheckMessage]:
+def demo_errors(check_id: str = "accounts.E001") -> list[checks.CheckMessage]:
     found = checks.run_checks(include_deployment_checks=True, tags=[checks.Tags.security])
-    return [message for message in found if message.id == "accounts.E001"]
+    return [message for message in found if message.id == check_id]
+
+
+@contextmanager
+def unreadable_database(folder: Path) -> Iterator[None]:
+    """Point the connection at a database that cannot be read: on SQLite a file that is not a
+    database, on PostgreSQL a database that does not exist."""
+    saved = dict(connection.settings_dict)
+    connection.close()
+    if connection.vendor == "sqlite":
+        garbage = folder / "not-a-database.sqlite3"
+        garbage.write_bytes(b"this is not a database\n" * 200)
+        connection.settings_dict["NAME"] = str(garbage)
+    else:
+        connection.settings_dict["NAME"] = "gandengyan_no_such_database"
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
 
 
 def seed_demo(settings: Settings) -> None:
@@ -70,3 +94,34 @@ def test_other_accounts_named_like_the_demo_pass(settings: Settings) -> None:
     settings.DEBUG = False
     User.objects.create_user(username="admin", password="a-real-password-9f2c")
     assert demo_errors() == []
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_database_that_cannot_be_read_fails_the_check(settings: Settings, tmp_path: Path) -> None:
+    """The check used to pass whenever the database raised an error: it could not tell whether
+    a demo password opened an account, and said nothing."""
+    settings.DEBUG = False
+    with unreadable_database(tmp_path):
+        [error] = demo_errors("accounts.E002")
+        assert error.level == checks.ERROR
+        assert "could not read the database" in error.msg
+        with pytest.raises(SystemCheckError, match="accounts.E002"):
+            call_command("check", deploy=True, fail_level="ERROR", stdout=StringIO())
+    assert demo_errors("accounts.E002") == []
+
+
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_database_not_migrated_yet_passes(settings: Settings, tmp_path: Path) -> None:
+    """A new, empty database holds no account at all: nothing to report."""
+    if connection.vendor != "sqlite":
+        pytest.skip("an empty database is a new file on SQLite")
+    settings.DEBUG = False
+    saved = dict(connection.settings_dict)
+    connection.close()
+    connection.settings_dict["NAME"] = str(tmp_path / "empty.sqlite3")
+    try:
+        assert demo_errors("accounts.E002") == [] and demo_errors() == []
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
