@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from .models import User
+from .names import look_alike_message, name_looks_taken, normalise_name
 from .services import wallet_create
 
 #: The ``ACCOUNT_RATE_LIMITS`` entry that counts a username's failed logins from every address.
@@ -88,11 +89,16 @@ class AccountAdapter(DefaultAccountAdapter):
         return saved
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """allauth's checks, and no username another player shows as their nickname: a name
-        on the leaderboards stands for one player only."""
-        cleaned: str = super().clean_username(username, shallow=shallow)
-        if not shallow and User.objects.filter(nickname__iexact=cleaned).exists():
+        """The username in NFKC form (full-width ｐ1 is p1), allauth's checks, and no username
+        another player shows as their nickname, or that looks like another player's username
+        or nickname: a name on the leaderboards stands for one player only."""
+        cleaned: str = super().clean_username(normalise_name(username), shallow=shallow)
+        if shallow:
+            return cleaned
+        if User.objects.filter(nickname__iexact=cleaned).exists():
             raise ValidationError(_("Another player already goes by this name."))
+        if name_looks_taken(cleaned):
+            raise ValidationError(look_alike_message())
         return cleaned
 
     def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:

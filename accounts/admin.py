@@ -14,6 +14,8 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm
+from django.contrib.auth.forms import UserChangeForm as DjangoUserChangeForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
@@ -28,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from games.hidden_fields import HiddenFieldsRefused
 
 from .models import LedgerEntry, RewardClaim, User, Wallet
+from .names import look_alike_message, name_looks_taken, normalise_name
 from .services import (
     BalanceTooLarge,
     InsufficientCoins,
@@ -45,8 +48,38 @@ def _coins(value: int | None) -> str:
     return "—" if value is None else f"{value:,}"
 
 
+class _UsernameCheck:
+    """Staff naming or renaming a user meet the same rule as a player signing up: the name in
+    NFKC form, and none that looks like another user's username or nickname."""
+
+    instance: User
+    cleaned_data: dict[str, Any]
+
+    def clean_username(self) -> str:
+        username = normalise_name(self.cleaned_data["username"])
+        if username != self.instance.username and name_looks_taken(
+            username, user_id=self.instance.pk
+        ):
+            raise ValidationError(look_alike_message())
+        return username
+
+
+class UserChangeForm(_UsernameCheck, DjangoUserChangeForm):
+    pass
+
+
+class UserCreationForm(_UsernameCheck, AdminUserCreationForm):
+    def clean_username(self) -> str:
+        # Django's check that no user has this username, ignoring case, then the look-alikes.
+        username: str = AdminUserCreationForm.clean_username(self)
+        self.cleaned_data["username"] = username
+        return _UsernameCheck.clean_username(self)
+
+
 @admin.register(User)
 class UserAdmin(HiddenFieldsRefused, DjangoUserAdmin):
+    form = UserChangeForm
+    add_form = UserCreationForm
     list_display = (
         "username",
         "nickname",

@@ -25,6 +25,8 @@ from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from .names import name_skeleton
+
 # The house's system user and the coins its wallet opens with (one ``house_funding`` row).
 HOUSE_USERNAME = "house"
 HOUSE_OPENING_COINS = 1_000_000_000
@@ -77,6 +79,12 @@ class User(AbstractUser):
     # Set only by ``manage.py seed_demo`` on the accounts it creates, so that it never takes over
     # an account someone else made under a demo name.
     is_demo = models.BooleanField(_("demo account"), default=False, editable=False)
+    # What the username and the nickname look like (``accounts.names.name_skeleton``), kept by
+    # ``save`` and indexed, so that a look-alike of a new name is found with one query.
+    username_skeleton = models.CharField(max_length=600, editable=False, db_index=True, default="")
+    nickname_skeleton = models.CharField(
+        max_length=600, editable=False, db_index=True, blank=True, default=""
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -89,6 +97,20 @@ class User(AbstractUser):
                 Lower("nickname"), condition=~Q(nickname=""), name="user_nickname_unique_ci"
             ),
         ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save, with the skeletons of the username and nickname as they are now."""
+        self.username_skeleton = name_skeleton(self.get_username())
+        self.nickname_skeleton = name_skeleton(self.nickname) if self.nickname else ""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            fields = set(update_fields)
+            if "username" in fields:
+                fields.add("username_skeleton")
+            if "nickname" in fields:
+                fields.add("nickname_skeleton")
+            kwargs["update_fields"] = fields
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:

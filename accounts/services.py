@@ -23,6 +23,7 @@ from .models import (
     User,
     Wallet,
 )
+from .names import look_alike_message, name_looks_taken, normalise_name
 from .selectors import house_wallet_get, relief_refusal
 
 if TYPE_CHECKING:
@@ -266,18 +267,22 @@ def _nickname_errors(*, user: User, nickname: str, given: str) -> list[str]:
         or others.filter(username__iexact=nickname).exists()
     ):
         errors.append(_("Another player already goes by this name."))
+    # A player who keeps the nickname they have is not asked again: it was checked when taken.
+    elif nickname != user.nickname and name_looks_taken(nickname, user_id=user.pk):
+        errors.append(look_alike_message())
     return errors
 
 
 def user_set_identity(*, user: User, nickname: str, avatar: str) -> None:
     """Set the name (``nickname``; empty: the username) and avatar others see of ``user``.
 
-    The nickname is stripped; it may not be only spaces, hold control or invisible characters,
-    or match (ignoring case) another player's nickname or username. ``avatar`` is one of
+    The nickname is normalised (NFKC) and stripped; it may not be only spaces, hold control or
+    invisible characters, or match (ignoring case) or look like another player's nickname or
+    username (``accounts.names``). ``avatar`` is one of
     ``Avatar`` or empty (the default one). Raises ``ValidationError`` (by field) and changes
     nothing when either is wrong.
     """
-    stripped = nickname.strip()
+    stripped = normalise_name(nickname).strip()
     errors: dict[str, list[str]] = {}
     nickname_errors = _nickname_errors(user=user, nickname=stripped, given=nickname)
     if nickname_errors:
