@@ -6,7 +6,6 @@ from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress, Login
-from allauth.account.stages import LoginByCodeStage
 from allauth.core.internal import ratelimit
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -33,7 +32,7 @@ DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600
 # Set on the request by ``pre_authenticate`` when the username's failures from all addresses
 # reached the ceiling, and by ``authenticate`` when that login must then be finished by a code.
 _PAST_CEILING = "_gdy_login_past_ceiling"
-_CODE_REQUIRED_FOR = "_gdy_login_code_required_for"
+CODE_REQUIRED_FOR = "_gdy_login_code_required_for"
 
 
 def verified_email(user: AbstractBaseUser) -> str | None:
@@ -56,17 +55,6 @@ def browser_signed_in_before(request: HttpRequest, user: AbstractBaseUser) -> bo
 
 def _device_value(user: AbstractBaseUser) -> str:
     return f"{user.pk}:{user.get_session_auth_hash()}"
-
-
-class CeilingLoginByCodeStage(LoginByCodeStage):
-    """allauth's login-by-code stage, sending the code to a verified address only (allauth's
-    own falls back to the primary address, verified or not)."""
-
-    def handle(self) -> tuple[HttpResponse | None, bool]:
-        if not self.state and getattr(self.request, _CODE_REQUIRED_FOR, None) == self.login.user.pk:
-            self.login.email = verified_email(self.login.user)
-        response: tuple[HttpResponse | None, bool] = super().handle()
-        return response
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -138,7 +126,7 @@ class AccountAdapter(DefaultAccountAdapter):
         if browser_signed_in_before(request, user):
             return user
         if verified_email(user):
-            setattr(request, _CODE_REQUIRED_FOR, user.pk)
+            setattr(request, CODE_REQUIRED_FOR, user.pk)
             return user
         raise ValidationError(
             _(
@@ -152,13 +140,13 @@ class AccountAdapter(DefaultAccountAdapter):
         stages: list[str] = super().get_login_stages()
         allauths = "allauth.account.stages.LoginByCodeStage"
         return [
-            "accounts.adapter.CeilingLoginByCodeStage" if stage == allauths else stage
+            "accounts.login_stages.CeilingLoginByCodeStage" if stage == allauths else stage
             for stage in stages
         ]
 
     def is_login_by_code_required(self, login: Login) -> bool:
         """allauth's setting, and a login past the ceiling with a right password."""
-        if getattr(self.request, _CODE_REQUIRED_FOR, None) == login.user.pk:
+        if getattr(self.request, CODE_REQUIRED_FOR, None) == login.user.pk:
             return True
         required: bool = super().is_login_by_code_required(login)
         return required
