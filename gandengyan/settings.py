@@ -30,7 +30,11 @@ Environment variables:
   ``EMAIL_TIMEOUT`` (seconds, default 10) and ``DEFAULT_FROM_EMAIL``: the SMTP server that sends
   password resets and address confirmations. Without ``EMAIL_HOST``, mail is written to the
   console while DEBUG is on, and goes to the machine's own mail server (localhost, port 25, no
-  TLS, as Django does by default) with DEBUG off.
+  TLS, as Django does by default) with DEBUG off. Requests queue their mail in the database and
+  the mail worker (``manage.py run_mail``) sends it.
+- ``MAIL_QUEUE_SECONDS`` (default 5): how often the mail worker looks for new mail;
+  ``MAIL_RETRY_SECONDS`` (default 300) and ``MAIL_MAX_RETRIES`` (default 288): how often, and how
+  many times, it tries again a mail the server refused or did not answer.
 - ``TRUSTED_PROXY_COUNT``: how many proxies in front of the site append to X-Forwarded-For
   (1 behind nginx, docs/deploy.md), so that login rate limits count the client's address;
   default 0 (the header is ignored).
@@ -308,7 +312,13 @@ EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=not (EMAIL_USE_SSL or _local_m
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="干瞪眼 Online <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-EMAIL_BACKEND = env.str(
+
+# A request only queues its mail (django-mailer, in the database), so that a mail server that is
+# down or slow costs no request and loses no mail; the mail worker, `manage.py run_mail`, sends
+# the queue through MAILER_EMAIL_BACKEND.
+INSTALLED_APPS.append("mailer")
+EMAIL_BACKEND = "mailer.backend.DbBackend"
+MAILER_EMAIL_BACKEND = env.str(
     "EMAIL_BACKEND",
     default=(
         "django.core.mail.backends.smtp.EmailBackend"
@@ -316,6 +326,22 @@ EMAIL_BACKEND = env.str(
         else "django.core.mail.backends.console.EmailBackend"
     ),
 )
+# How often the worker looks for new mail, in seconds.
+MAILER_EMPTY_QUEUE_SLEEP = env.float("MAIL_QUEUE_SECONDS", default=5.0)
+# A mail the server refused or did not answer is put back in line this often, at most this many
+# times (by default every 5 minutes for a day); after that it stays in the queue for staff to see.
+MAIL_RETRY_SECONDS = env.float("MAIL_RETRY_SECONDS", default=300.0)
+MAILER_EMAIL_MAX_RETRIES = env.int("MAIL_MAX_RETRIES", default=288)
+# A pass stops at its first failure: the server is most likely down, and each further mail would
+# wait EMAIL_TIMEOUT for the same answer (on SQLite, holding the database's write lock).
+MAILER_EMAIL_MAX_DEFERRED = 1
+# No lock file: one left by a killed worker would stop all mail, and each mail is already sent
+# under a lock on its row (PostgreSQL) or the database's write lock (SQLite), so that two
+# workers never send it twice.
+MAILER_USE_FILE_LOCK = False
+# The log of sending attempts keeps no copy of the mail: a reset link in it would stay readable
+# in the database and the admin long after the mail was sent.
+MAILER_EMAIL_LOG_MESSAGE_DATA = False
 
 # --- Access ------------------------------------------------------------------------------------
 # The Content-Security-Policy, login rate limits and the cache they count in (docs/security.md).

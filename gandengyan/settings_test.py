@@ -33,7 +33,11 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 
+# Mail is sent at once into django.core.mail.outbox, where tests read it; the tests of the queue
+# and its worker (tests/accounts/test_email_delivery.py) put the site's own settings back. A
+# queue drained in a test goes to the outbox too, never to a real server.
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+MAILER_EMAIL_BACKEND = EMAIL_BACKEND
 
 # The suite's processes, and the live servers they fork, choose bots' moves in place: a pool of
 # thinking processes started in a test process would be copied into every server forked after
