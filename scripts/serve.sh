@@ -5,7 +5,8 @@
 # among others) and gathers the static files (collectstatic). Then serves the site with one
 # daphne process, which runs the table runner (bots, turn deadlines and 托管) on its own event
 # loop: with the embedded in-memory channel layer only a runner inside daphne can reach the table
-# sockets.
+# sockets. Beside it runs the mail worker (manage.py run_mail), which sends the mail that requests
+# queue; both stop when the script is stopped, and the worker stops when daphne does.
 # HOST and PORT override the address (default 127.0.0.1:8000).
 
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -30,6 +31,24 @@ if [ "$debug" = "off" ]; then
     # hashed names); every page would fail without it.
     python manage.py collectstatic --noinput --verbosity 0
 fi
+
+# The script's processes run in the background and are stopped with it (Ctrl-C, SIGTERM) or when
+# daphne ends, so that no mail worker is left behind.
+children=()
+stop_children() {
+    if [ "${#children[@]}" -gt 0 ]; then
+        kill -TERM "${children[@]}" 2>/dev/null || true
+        wait "${children[@]}" 2>/dev/null || true
+    fi
+}
+trap stop_children EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The mail worker blocks on the mail server while it sends, so it runs in a process of its own
+# rather than on daphne's event loop; mail that waits in the queue goes out when it starts.
+python manage.py run_mail &
+children+=($!)
 
 # daphne has no start-up hook: the first request starts its table runner, which then acts on
 # the deadlines that passed while the site was down. So knock once it listens, then say where.
@@ -64,6 +83,10 @@ for _ in range(600):
           flush=True)
     break
 EOF
+children+=($!)
 
 # No time limit on a socket: a table tab may stay open for a whole day and more.
-exec daphne -b "$HOST" -p "$PORT" --websocket_timeout -1 gandengyan.asgi:application
+daphne -b "$HOST" -p "$PORT" --websocket_timeout -1 gandengyan.asgi:application &
+daphne_pid=$!
+children+=("$daphne_pid")
+wait "$daphne_pid"

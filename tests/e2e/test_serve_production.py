@@ -24,8 +24,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
 from django.conf import settings
 
+from tests.accounts.test_email_delivery import Inbox
 from tests.e2e.test_serve import free_port
 
 pytestmark = pytest.mark.e2e
@@ -227,3 +229,55 @@ def test_serve_refuses_to_start_while_a_demo_password_opens_an_account(
     serving.append(site)
     site.wait_until_it_listens()
     assert get(f"{site.url}/")[0] == 200
+
+
+def test_serve_sends_the_mail_queued_while_it_was_down_and_stops_its_mail_worker(
+    repository: Path, tmp_path: Path, serving: list[Serving]
+) -> None:
+    """The script's mail worker sends what a request queued before the site started, over SMTP,
+    and is stopped with the script: nothing of the script is left running after SIGTERM."""
+    inbox = Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        env = {
+            **production_env(tmp_path),
+            "EMAIL_HOST": "127.0.0.1",
+            "EMAIL_PORT": str(port),
+            "EMAIL_USE_TLS": "false",
+        }
+        manage(repository, env, "migrate", "--noinput")
+        manage(
+            repository,
+            env,
+            "shell",
+            "-c",
+            "from django.core.mail import send_mail\n"
+            "send_mail('欢迎', 'queued before the site started', None, ['xm@example.com'])\n",
+        )
+        assert inbox.messages == []
+        site = Serving(repository, env, tmp_path / "serve.log")
+        serving.append(site)
+        site.wait_until_it_listens()
+        deadline = time.monotonic() + 30
+        while not inbox.messages:
+            assert time.monotonic() < deadline, site.output()[-3000:]
+            time.sleep(0.2)
+        [(recipients, _message)] = inbox.messages
+        assert recipients == ["xm@example.com"]
+
+        # The script alone is told to stop, as a process manager or `kill` would.
+        site.process.send_signal(signal.SIGTERM)
+        site.process.wait(timeout=30)
+        time.sleep(0.5)
+        left = subprocess.run(
+            ["ps", "-o", "pid=,stat=,args=", "-g", str(site.process.pid)],
+            capture_output=True,
+            text=True,
+        ).stdout
+        running = [line for line in left.splitlines() if line.split()[1][0] != "Z"]
+        assert running == [], left
+        assert "Traceback" not in site.output()
+    finally:
+        controller.stop()
