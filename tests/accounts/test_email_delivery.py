@@ -169,6 +169,10 @@ def test_a_password_reset_is_delivered_and_its_link_sets_a_new_password(
     assert response.status_code == 302
     deliver()
     [(recipients, message)] = smtp_inbox.messages
+    # Sent, and not kept: the queue is empty and the log of the try has no copy of the link.
+    assert not Message.objects.exists()
+    [tried] = MessageLog.objects.all()
+    assert tried.message_data is None
     assert recipients == ["laoli@example.com"]
     assert message["To"] == "laoli@example.com"
     assert "noreply@gandengyan.example" in message["From"]
