@@ -402,3 +402,33 @@ def test_without_a_host_mail_goes_to_the_console_in_development_only() -> None:
     # A provider's host alone: the submission port with STARTTLS.
     provider = settings_from({"DEBUG": "false", "EMAIL_HOST": "smtp.example.net"})
     assert (provider["EMAIL_PORT"], provider["EMAIL_USE_TLS"]) == (587, True)
+
+
+def test_staff_see_the_waiting_mail_in_the_admin_and_can_send_it(
+    smtp_server: SmtpServer, staff: User
+) -> None:
+    """A mail that used up its tries stays in the queue; staff send it from the admin."""
+    assert sign_up(Client()) == 302
+    with override_settings(MAILER_EMAIL_MAX_RETRIES=0):
+        deliver()
+        deliver()  # the server is down: the mail waits, with no try left
+    client = Client()
+    client.force_login(staff)
+    index = client.get("/admin/").content.decode()
+    assert "邮件队列" in index
+    assert "待发邮件" in index
+    waiting = client.get("/admin/mailer/message/")
+    assert waiting.status_code == 200
+    assert "xm@example.com" in waiting.content.decode()
+
+    smtp_server.start()
+    [message] = Message.objects.all()
+    sent = client.post(
+        "/admin/mailer/message/",
+        {"action": "send_messages", "_selected_action": [str(message.pk)]},
+        follow=True,
+    )
+    assert "邮件已发送。" in sent.content.decode()
+    [(recipients, _message)] = smtp_server.inbox.messages
+    assert recipients == ["xm@example.com"]
+    assert not Message.objects.exists()
