@@ -315,7 +315,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # A request only queues its mail (django-mailer, in the database), so that a mail server that is
 # down or slow costs no request and loses no mail; the mail worker, `manage.py run_mail`, sends
-# the queue through MAILER_EMAIL_BACKEND.
+# the queue through MAILER_EMAIL_BACKEND (the environment's EMAIL_BACKEND, when it names one).
 INSTALLED_APPS.append("accounts.mail_queue.MailQueueConfig")
 EMAIL_BACKEND = "mailer.backend.DbBackend"
 MAILER_EMAIL_BACKEND = env.str(
