@@ -52,13 +52,7 @@ if [ ! -f "$REQUIREMENTS" ]; then
 fi
 # The stamp covers the file chosen and requirements.txt, which requirements-dev.txt includes.
 stamp="$VENV/.requirements.sha256"
-wanted="$("$VENV/bin/python" -c '
-import hashlib, sys
-digest = hashlib.sha256(sys.argv[1].encode())
-for name in (sys.argv[1], "requirements.txt"):
-    digest.update(open(name, "rb").read())
-print(digest.hexdigest())
-' "$REQUIREMENTS")"
+wanted="$("$VENV/bin/python" scripts/requirements_stamp.py "$REQUIREMENTS")"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wanted" ]; then
     echo "Installing $REQUIREMENTS into .venv ..."
     "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet -r "$REQUIREMENTS"
