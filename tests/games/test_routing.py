@@ -20,6 +20,6 @@ async def test_a_socket_to_an_unknown_path_is_refused_without_an_error(
     communicator = WebsocketCommunicator(application, path, headers=headers)
     with caplog.at_level(logging.INFO):
         connected, _code = await communicator.connect(timeout=5)
-        await communicator.wait(timeout=5)
+        await communicator.disconnect(timeout=5)
     assert not connected
     assert [record for record in caplog.records if record.levelno >= logging.ERROR] == []
