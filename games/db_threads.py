@@ -3,9 +3,9 @@
 Channels' ``database_sync_to_async`` runs every call of a process on one thread by default, so a
 worker's sockets would queue behind each other's waits for the database and the channel layer.
 The sockets use this pool of threads instead: calls of different sockets overlap while they
-wait, and each thread keeps its own database connection (``CONN_MAX_AGE``), so a worker holds
-at most ``DATABASE_THREADS`` connections for its sockets. One socket's calls still run one at a
-time, because a consumer handles its messages in order.
+wait, each taking a connection of the process's pool for its length (on PostgreSQL; on SQLite
+each thread keeps its own for ``CONN_MAX_AGE``). One socket's calls still run one at a time,
+because a consumer handles its messages in order.
 """
 
 from __future__ import annotations
@@ -75,8 +75,9 @@ def pool_started() -> bool:
 
 
 def close_pool_connections() -> None:
-    """Close the database connections the pool's threads keep (tests, before the test
-    database is dropped): one task per thread, held at a barrier until each thread has one."""
+    """Close the database connections the pool's threads keep on SQLite, or give back those
+    they hold on PostgreSQL (tests, before the test database is dropped): one task per thread,
+    held at a barrier until each thread has one."""
     barrier = threading.Barrier(DATABASE_THREADS)
 
     def close() -> None:

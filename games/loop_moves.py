@@ -78,10 +78,6 @@ from .selectors import (
 
 logger = logging.getLogger(__name__)
 
-#: The connections a worker's event loop uses for moves at most: moves beyond them wait for
-#: one, which takes far less than a move (two round trips).
-CONNECTIONS = 4
-
 Notices = list[tuple[str, dict[str, Any]]]
 Connection = psycopg.AsyncConnection[Any]
 Cursor = psycopg.AsyncCursor[Any]
@@ -98,11 +94,12 @@ def enabled() -> bool:
 
 
 class _Connections:
-    """The connections of one event loop: at most ``CONNECTIONS``, kept open between moves."""
+    """The connections of one event loop: at most ``TABLE_MOVES_CONNECTIONS``, kept open
+    between moves."""
 
     def __init__(self) -> None:
         self.idle: list[Connection] = []
-        self.slots = asyncio.Semaphore(CONNECTIONS)
+        self.slots = asyncio.Semaphore(settings.TABLE_MOVES_CONNECTIONS)
 
     async def take(self) -> Connection:
         await self.slots.acquire()

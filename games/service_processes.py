@@ -6,9 +6,10 @@ milliseconds of Python. In one of a worker's database threads they hold the inte
 against its event loop, and every socket of the worker waits while they do. So on PostgreSQL a
 worker hands a seated player's move or 再来一局 that the event loop does not make itself
 (``games.loop_moves``) to a small pool of service processes (``settings.SERVICE_PROCESSES``; 0:
-the socket's database thread). Such a process sets Django up, runs the same services as the
-thread would (``games.intents``) and sends back the notices of what it committed, with the
-players' frames it rendered; the socket sends them, as it sends its thread's.
+the socket's database thread). Such a process sets Django up, with one database connection kept
+open, runs the same services as the thread would (``games.intents``) and sends back the notices
+of what it committed, with the players' frames it rendered; the socket sends them, as it sends
+its thread's.
 
 Nothing of the socket's own state crosses: the process reads the user and the table by their
 keys, and the services check the seat under their locks, as from the thread. A refusal is raised
@@ -95,8 +96,11 @@ def _start(parent: int, database: str) -> None:
     from . import intents  # noqa: F401  (the services its calls make)
     from .heap import settle
 
-    started.DATABASES["default"]["NAME"] = database
-    connections["default"].settings_dict["NAME"] = database
+    # One thread makes the calls: one connection, kept open, rather than a pool of them.
+    for database_settings in (started.DATABASES["default"], connections["default"].settings_dict):
+        database_settings["NAME"] = database
+        database_settings.get("OPTIONS", {}).pop("pool", None)
+        database_settings["CONN_MAX_AGE"] = None
     settle()
     # Connected ahead if the database answers; if not, the first call connects (or says why).
     with contextlib.suppress(DatabaseError):
@@ -132,8 +136,8 @@ def _make_here(
     from .intents import intent_make
     from .models import Table
 
-    # As around a request, or a database thread's call: a connection that broke or outlived
-    # CONN_MAX_AGE is replaced, rather than failing every later call of the process.
+    # As around a request, or a database thread's call: a connection that broke is replaced,
+    # rather than failing every later call of the process.
     close_old_connections()
     try:
         user = User.objects.get(pk=user_id)

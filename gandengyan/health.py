@@ -52,8 +52,8 @@ async def _answers(part: str, check: Awaitable[None]) -> bool:
 @never_cache
 @require_safe
 async def healthz(request: HttpRequest) -> JsonResponse:
-    # thread_sensitive: the check uses the request thread's kept connection (CONN_MAX_AGE)
-    # instead of opening one in a new thread each time.
+    # thread_sensitive: in the request's own thread, whose connection Django gives back to the
+    # pool when the request ends; another thread would keep it.
     database, channel_layer = await asyncio.gather(
         _answers("database", sync_to_async(_database_answers, thread_sensitive=True)()),
         _answers("channel layer", _channel_layer_answers()),

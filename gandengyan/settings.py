@@ -15,7 +15,14 @@ Environment variables:
 - With DEBUG off, HTTPS is required (``SECURE_SSL_REDIRECT``, secure cookies, HSTS for a year);
   each of ``SECURE_SSL_REDIRECT``, ``SESSION_COOKIE_SECURE``, ``CSRF_COOKIE_SECURE`` and
   ``SECURE_HSTS_SECONDS`` can be set from the environment.
-- ``CONN_MAX_AGE``: seconds a database connection is kept open, default 60.
+- ``DATABASE_POOL_MIN_SIZE``, ``DATABASE_POOL_MAX_SIZE``: on PostgreSQL, the connections each
+  process keeps open in its pool, and the most it opens (default 2 and 10): every page request,
+  socket call and table runner's pass of the process takes one for its length and gives it back.
+  docs/deploy.md adds up what a worker holds.
+- ``TABLE_MOVES_CONNECTIONS``: on PostgreSQL, the most connections of the pool a worker's event
+  loop makes players' moves on (games.loop_moves), default 4.
+- ``CONN_MAX_AGE``: on SQLite, seconds a connection is kept open, default 60 (PostgreSQL's come
+  from the pools above instead).
 - ``TABLE_RUNNER_IN_PROCESS``: whether each daphne process runs a table runner, default true.
 - ``TABLE_MOVES_ON_LOOP``: players' moves on the event loop on PostgreSQL (games.loop_moves),
   default true.
@@ -145,12 +152,22 @@ ASGI_APPLICATION = "gandengyan.asgi.application"
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
-# Keep connections open between requests and socket messages: Channels closes "old" connections
-# around every database call of a consumer, and with the default of 0 each call would connect
-# to the database again.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
-# No `SELECT 1` before the first query of every consumer call (an extra round trip per frame
-# and per action); a connection the database dropped fails one call, and Django then replaces it.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI each request runs in a thread of its own, and a connection kept per thread would
+    # stay open after its thread had gone: each process takes its connections from one pool
+    # instead, which Django allows only with CONN_MAX_AGE at 0 (given back after each use).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN_SIZE", default=2),
+        "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=10),
+    }
+else:
+    # Keep connections open between requests and socket messages: Channels closes "old"
+    # connections around every database call of a consumer, and with the default of 0 each call
+    # would open the database file again.
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# No check of a connection as a consumer call takes it (an extra round trip per frame and per
+# action); a connection the database dropped fails one call, and is then replaced.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction begins, so two writers queue instead of
@@ -271,8 +288,11 @@ TABLE_RESYNC_GRACE_SECONDS = env.float("TABLE_RESYNC_GRACE_SECONDS", default=2.0
 TABLE_SOCKETS_PER_USER = env.int("TABLE_SOCKETS_PER_USER", default=5)
 TABLE_SPECTATORS_MAX = env.int("TABLE_SPECTATORS_MAX", default=50)
 TABLE_SOCKET_SLOT_SECONDS = env.float("TABLE_SOCKET_SLOT_SECONDS", default=60.0)
-# A player's move is made on the event loop of its socket on PostgreSQL (games.loop_moves).
+# A player's move is made on the event loop of its socket on PostgreSQL (games.loop_moves), on
+# at most TABLE_MOVES_CONNECTIONS connections of the loop's own: moves beyond them wait for one,
+# which takes far less than a move (two round trips).
 TABLE_MOVES_ON_LOOP = env.bool("TABLE_MOVES_ON_LOOP", default=True)
+TABLE_MOVES_CONNECTIONS = env.int("TABLE_MOVES_CONNECTIONS", default=4)
 TABLE_MOVES_PREPARED = env.bool("TABLE_MOVES_PREPARED", default=True)
 
 AUTH_PASSWORD_VALIDATORS = [

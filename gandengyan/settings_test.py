@@ -25,6 +25,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_gandengyan{TEST_DB_SUFFIX}"}
 
+# The suite holds a connection in each of up to 8 threads at a barrier (the tests of concurrent
+# writes), beside the test's own and its sockets' threads: more than a worker's pool.
+if "pool" in DATABASES["default"].get("OPTIONS", {}) and "DATABASE_POOL_MAX_SIZE" not in os.environ:
+    DATABASES["default"]["OPTIONS"]["pool"]["max_size"] = 20
+
 # Plain storage: tests must not depend on a collectstatic manifest.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

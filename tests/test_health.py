@@ -79,9 +79,13 @@ def unreachable_database(tmp_path: Path) -> Iterator[None]:
     if connection.vendor == "sqlite":
         connection.settings_dict["NAME"] = str(tmp_path / "missing" / "db.sqlite3")
     else:
+        # The process's pool connects with the settings it was made with: a new one is made.
+        connection.close_pool()
         connection.settings_dict.update({"HOST": "127.0.0.1", "PORT": closed_port()})
     yield
     connection.close()
+    if connection.vendor == "postgresql":
+        connection.close_pool()
     connection.settings_dict.clear()
     connection.settings_dict.update(saved)
 

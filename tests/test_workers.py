@@ -73,17 +73,17 @@ def start_worker(env: dict[str, str]) -> Worker:
     raise AssertionError("a daphne worker did not start")
 
 
-@pytest.fixture
-def workers() -> Iterator[list[Worker]]:
-    if not os.environ.get("REDIS_URL"):
-        pytest.skip("needs REDIS_URL: workers share table updates through Redis")
+def worker_env(name: str, **overrides: str) -> dict[str, str]:
+    """The environment of the daphne workers a test starts: the production settings, read from
+    the environment as in a deployment, on the test's database; ``name`` sets their Redis prefix
+    apart, and ``overrides`` are further variables."""
     database = connection.settings_dict
-    env = {
+    return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.server_settings",
         # A channel prefix of this run's own: another test run on the same Redis numbers its
         # tables alike, and its workers must not hear these.
-        "TEST_CHANNEL_PREFIX": f"workers{os.getpid()}-{settings.TEST_DB_SUFFIX}",
+        "TEST_CHANNEL_PREFIX": f"{name}{os.getpid()}-{settings.TEST_DB_SUFFIX}",
         "DATABASE_URL": (
             f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
             f"{database['NAME']}"
@@ -93,13 +93,25 @@ def workers() -> Iterator[list[Worker]]:
         "TABLE_MESSAGE_RATE": "1000/second",
         # The test's sessions are signed with the test's key.
         "SECRET_KEY": settings.SECRET_KEY,
+        **overrides,
     }
-    started = [start_worker(env), start_worker(env)]
-    yield started
+
+
+def stop_workers(started: list[Worker]) -> None:
     for worker in started:
         if worker.process.poll() is None:
             worker.process.terminate()
             worker.process.wait(timeout=10)
+
+
+@pytest.fixture
+def workers() -> Iterator[list[Worker]]:
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL: workers share table updates through Redis")
+    env = worker_env("workers")
+    started = [start_worker(env), start_worker(env)]
+    yield started
+    stop_workers(started)
 
 
 @dataclass
