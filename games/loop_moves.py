@@ -4,9 +4,10 @@ A socket's database calls run on a pool of threads (``games.db_threads``). For t
 table sends most, a play or a pass that goes on with the game, that hop costs a worker more than
 the move itself: the threads and the event loop hand the interpreter's lock to each other at
 every round trip and every socket read or write. So a move is made here, on an asynchronous
-connection of the worker's event loop: in one round trip when this process keeps the position
-the player chose on (the move written on condition that the game row still names it), else in
-two: the reads under the game's lock, then the writes and the commit.
+connection of the worker's event loop (from the loop's own psycopg pool, at most
+``TABLE_MOVES_CONNECTIONS``): in one round trip when this process keeps the position the player
+chose on (the move written on condition that the game row still names it), else in two: the
+reads under the game's lock, then the writes and the commit.
 
 This module only reads and writes: what the move does, or why it is refused, is decided by
 ``games.decisions``, as for the services' path. It writes the moves that go on with the game and
@@ -28,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import logging
+import os
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -40,6 +42,7 @@ from django.db import connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg.types.numeric import Int8BinaryDumper
+from psycopg_pool import AsyncConnectionPool
 
 from . import decisions, positions, services, thinking
 from .decisions import AgainRead, GameRead, MovePlan
@@ -93,42 +96,45 @@ def enabled() -> bool:
     )
 
 
-class _Connections:
-    """The connections of one event loop: at most ``TABLE_MOVES_CONNECTIONS``, kept open
-    between moves."""
+class _LoopPool:
+    """The pool of one event loop's connections (an asynchronous connection belongs to the loop
+    it was opened on): at most ``TABLE_MOVES_CONNECTIONS``, opened as moves need them and kept
+    open between moves. It remembers what it opened, to close it without the loop once the loop
+    has closed."""
 
     def __init__(self) -> None:
-        self.idle: list[Connection] = []
-        self.slots = asyncio.Semaphore(settings.TABLE_MOVES_CONNECTIONS)
+        self.opened: weakref.WeakSet[Connection] = weakref.WeakSet()
+        self.taken: set[Connection] = set()
+        params = connections["default"].get_connection_params()
+        # Parameters bound by the server (psycopg turns the statements' %s into $1 ...).
+        params["cursor_factory"] = psycopg.AsyncCursor
+        self.pool: AsyncConnectionPool[Connection] = AsyncConnectionPool(
+            kwargs={**params, "autocommit": True},
+            configure=self._configure,
+            min_size=0,
+            max_size=settings.TABLE_MOVES_CONNECTIONS,
+            open=False,
+            name="table-moves",
+        )
 
-    async def take(self) -> Connection:
-        await self.slots.acquire()
-        try:
-            while self.idle:
-                conn = self.idle.pop()
-                if not conn.closed:
-                    return conn
-            return await _connect()
-        except BaseException:
-            self.slots.release()
-            raise
+    async def _configure(self, conn: Connection) -> None:
+        self.opened.add(conn)
+        await _configure(conn)
 
-    def give_back(self, conn: Connection) -> None:
-        """Keep ``conn`` for the next move if it is open and not in a transaction."""
-        if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-            self.idle.append(conn)
-        else:
-            _close_now(conn)
-        self.slots.release()
+    def idle(self) -> list[Connection]:
+        return [conn for conn in self.opened if not conn.closed and conn not in self.taken]
 
-    def close(self) -> None:
-        while self.idle:
-            _close_now(self.idle.pop())
+    def close_now(self, *, taken_too: bool) -> None:
+        """Close the pool's idle connections now, without the loop (which may have closed);
+        those moves hold too when ``taken_too``."""
+        for conn in list(self.opened):
+            if taken_too or conn not in self.taken:
+                _close_now(conn)
 
 
-_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Connections] = (
-    weakref.WeakKeyDictionary()
-)
+_by_loop: dict[asyncio.AbstractEventLoop, _LoopPool] = {}
+# The pools being closed on their loops, kept until they are (a task needs a reference).
+_closing: set[asyncio.Task[None]] = set()
 
 
 def _close_now(conn: Connection) -> None:
@@ -137,29 +143,64 @@ def _close_now(conn: Connection) -> None:
 
 
 def _close_for_closed_loops() -> None:
-    """Close the idle connections of event loops that were closed (and are not gone yet)."""
+    """Close the connections of event loops that were closed, and forget their pools."""
     for loop, held in list(_by_loop.items()):
         if loop.is_closed():
-            held.close()
+            held.close_now(taken_too=True)
             _by_loop.pop(loop, None)
 
 
+def _close_on_its_loop(held: _LoopPool) -> None:
+    task = asyncio.get_running_loop().create_task(held.pool.close())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
+
+
 def close_connections() -> None:
-    """Close every idle connection of every event loop (tests, before the database goes)."""
-    for held in list(_by_loop.values()):
-        held.close()
+    """Close every idle connection of every event loop, and their pools (tests, before the
+    database goes): a loop that makes a move again starts a new pool."""
+    for loop, held in list(_by_loop.items()):
+        _by_loop.pop(loop, None)
+        held.close_now(taken_too=loop.is_closed())
+        if not loop.is_closed():
+            # The pool's own tasks run on its loop: it is closed there.
+            loop.call_soon_threadsafe(_close_on_its_loop, held)
+
+
+async def close_pool() -> None:
+    """Close the running event loop's pool, on the loop (tests, before their loop closes: a pool
+    that was opening a connection as its tasks were cancelled could keep the loop from closing
+    on Python 3.11, whose ``asyncio.wait_for`` may swallow a cancellation)."""
+    held = _by_loop.pop(asyncio.get_running_loop(), None)
+    if held is not None:
+        await held.pool.close()
+
+
+def idle_connections(loop: asyncio.AbstractEventLoop | None = None) -> list[Connection]:
+    """The open connections of ``loop``'s pool (the running loop's) that no move holds now."""
+    held = _by_loop.get(loop or asyncio.get_running_loop())
+    return [] if held is None else held.idle()
+
+
+def _forget_after_fork() -> None:
+    """In a forked child (a test's live server): the parent's pools are not its own, and
+    closing their connections would end the parent's sessions on the sockets they share."""
+    _inherited.extend(_by_loop.values())
+    _by_loop.clear()
+    _closing.clear()
+
+
+_inherited: list[_LoopPool] = []
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def _prepares() -> bool:
     return bool(getattr(settings, "TABLE_MOVES_PREPARED", True))
 
 
-async def _connect() -> Connection:
+async def _configure(conn: Connection) -> None:
+    """Set up a new connection of a loop's pool for the moves' statements."""
     wrapper = connections["default"]
-    params = wrapper.get_connection_params()
-    # Parameters bound by the server (psycopg turns the statements' %s into $1 ...).
-    params["cursor_factory"] = psycopg.AsyncCursor
-    conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
     timezone_name = wrapper.timezone_name
     if conn.info.parameter_status("TimeZone") != timezone_name:
         await conn.execute("SELECT set_config('TimeZone', %s, false)", [timezone_name])
@@ -180,24 +221,30 @@ async def _connect() -> Connection:
         loader = psycopg.adapters.get_loader(timestamptz, psycopg.pq.Format.TEXT)
         if loader is not None:
             conn.adapters.register_loader(timestamptz, loader)
-    return conn
+
+
+async def _loop_pool() -> _LoopPool:
+    """The running event loop's pool, opened at its first move."""
+    loop = asyncio.get_running_loop()
+    held = _by_loop.get(loop)
+    if _by_loop and (held is None or len(_by_loop) > 1):
+        # A loop that went (a test's, asgiref's for one call) cannot close its pool any more.
+        _close_for_closed_loops()
+    if held is None:
+        held = _by_loop[loop] = _LoopPool()
+        # Opening it starts its tasks on this loop; it connects as moves need connections.
+        await held.pool.open()
+    return held
 
 
 @asynccontextmanager
 async def _connection() -> AsyncIterator[Connection]:
-    """One of the event loop's connections, not in a transaction; given back afterwards, with
-    the transaction ended if what it was used for failed (closed if even that fails, or if it
-    was cancelled mid-way)."""
-    loop = asyncio.get_running_loop()
-    if len(_by_loop) > 1:
-        _close_for_closed_loops()
-    held = _by_loop.get(loop)
-    if held is None:
-        held = _by_loop[loop] = _Connections()
-        # A loop that goes (a test's, asgiref's for one call) takes its connections with it,
-        # whatever else still refers to them.
-        weakref.finalize(loop, held.close)
-    conn = await held.take()
+    """One of the event loop's connections, not in a transaction; given back to its pool
+    afterwards, with the transaction ended if what it was used for failed (closed if even that
+    fails, or if it was cancelled mid-way: the pool then opens another)."""
+    held = await _loop_pool()
+    conn = await held.pool.getconn()
+    held.taken.add(conn)
     try:
         yield conn
     except (psycopg.errors.InvalidSqlStatementName, psycopg.errors.FeatureNotSupported):
@@ -205,20 +252,19 @@ async def _connection() -> AsyncIterator[Connection]:
         # one), or a table they read changed its columns ("cached plan must not change result
         # type"): a new connection prepares them again.
         _close_now(conn)
-        held.give_back(conn)
         raise
     except Exception:
         try:
             await _end_failed(conn)
         except Exception:
             _close_now(conn)
-        held.give_back(conn)
         raise
     except BaseException:
         _close_now(conn)
-        held.give_back(conn)
         raise
-    held.give_back(conn)
+    finally:
+        held.taken.discard(conn)
+        await held.pool.putconn(conn)
 
 
 async def _end_failed(conn: Connection) -> None:

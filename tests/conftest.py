@@ -1,9 +1,10 @@
 """Fixtures and markers shared by the whole test suite."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+import pytest_asyncio
 from django.conf import settings
 from django.test import Client
 from django.utils import translation
@@ -74,6 +75,22 @@ def _empty_cache() -> Iterator[None]:
     _cache_clear()
     yield
     _cache_clear()
+
+
+@pytest_asyncio.fixture
+async def _loop_pool_closed() -> AsyncIterator[None]:
+    from games import loop_moves
+
+    yield
+    await loop_moves.close_pool()
+
+
+@pytest.fixture(autouse=True)
+def _loop_pools(request: pytest.FixtureRequest) -> None:
+    """An asynchronous test's moves on its event loop take connections from a pool of that
+    loop's own (games.loop_moves): closed on the loop before the loop closes."""
+    if request.node.get_closest_marker("asyncio"):
+        request.getfixturevalue("_loop_pool_closed")
 
 
 @pytest.fixture(autouse=True)

@@ -84,7 +84,7 @@ def main() -> None:
     together = [move + frame for move, frame in zip(moves, frames, strict=True)]
     for name, values in (("the move", moves), ("the frames", frames), ("together", together)):
         print(f"  {name:<26} {statistics.mean(values):5.2f}  {statistics.median(values):6.2f}")
-    backends = [conn.info.backend_pid for conn in loop_moves._by_loop[loop].idle]
+    backends = [conn.info.backend_pid for conn in loop_moves.idle_connections(loop)]
     database_ms = sum(_cpu_ms(pid) for pid in backends)
     print(
         f"  PostgreSQL (its {len(backends)} backend(s)) {database_ms / len(moves):5.2f}"

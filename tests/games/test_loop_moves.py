@@ -318,11 +318,14 @@ async def test_the_setting_turns_moves_on_the_loop_off(settings: Any) -> None:
 
 
 async def _prepared_on_the_loop() -> dict[str, str]:
-    """The statements prepared on the loop's idle connection (its only one here), by name."""
-    (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
-    cursor = conn.cursor()
-    await cursor.execute("SELECT name, statement FROM pg_prepared_statements")
-    return dict(await cursor.fetchall())
+    """The statements prepared on the loop's idle connections, by name (the pool may have opened
+    one ahead, to replace one it closed)."""
+    prepared_now: dict[str, str] = {}
+    for conn in loop_moves.idle_connections():
+        cursor = conn.cursor()
+        await cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        prepared_now.update(await cursor.fetchall())
+    return prepared_now
 
 
 async def test_psycopg_prepares_each_statement_once_per_connection() -> None:
@@ -354,7 +357,7 @@ async def test_a_session_that_lost_its_statements_is_replaced_and_the_move_made_
     assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
     # The second move prepares the write on condition, which the third sends again.
     assert await _move(users[1], table, {"pass": True}, action_id="loop-move-0002") is not None
-    (conn,) = loop_moves._by_loop[asyncio.get_running_loop()].idle
+    (conn,) = loop_moves.idle_connections()
     conn.pgconn.exec_(b"DEALLOCATE ALL")  # behind psycopg's back, as a pooler would
     assert await _move(users[2], table, {"pass": True}, action_id="loop-move-0003") is not None
     assert conn.closed
@@ -380,8 +383,10 @@ async def test_a_move_whose_writes_could_not_all_be_sent_writes_nothing(
     await database_sync_to_async(Seat.objects.filter(table=table, position=0).update)(timeouts=1)
     before = await database_sync_to_async(_game_row)(game)
     run = loop_moves._run
+    used: list[Any] = []
 
     async def failing(conn: Any, sql: str, params: Any = ()) -> Any:
+        used.append(conn)
         if sql.startswith('UPDATE "games_seat"'):
             raise RuntimeError("the seat's write could not be sent")
         return await run(conn, sql, params)
@@ -391,7 +396,8 @@ async def test_a_move_whose_writes_could_not_all_be_sent_writes_nothing(
         await _move(users[0], table, {"play": "3s 4s 5s"})
     assert await database_sync_to_async(_stored)(game) == []
     assert await database_sync_to_async(_game_row)(game) == before
-    assert loop_moves._by_loop[asyncio.get_running_loop()].idle == []
+    # Closed, not given back to the pool for the next move.
+    assert used[-1].closed and used[-1] not in loop_moves.idle_connections()
 
 
 async def test_a_refused_move_keeps_the_statements_prepared() -> None:
@@ -537,7 +543,7 @@ async def test_the_connections_of_a_loop_that_ends_are_closed() -> None:
 
     async def on_another_loop() -> None:
         assert await _move(users[0], table, {"play": "3s 4s 5s"}) is not None
-        kept.extend(loop_moves._by_loop[asyncio.get_running_loop()].idle)
+        kept.extend(loop_moves.idle_connections())
 
     await asyncio.to_thread(asyncio.run, on_another_loop())
     assert kept and not any(conn.closed for conn in kept)
