@@ -113,6 +113,7 @@ class _LoopPool:
             configure=self._configure,
             min_size=0,
             max_size=settings.TABLE_MOVES_CONNECTIONS,
+            timeout=settings.DATABASE_POOL_TIMEOUT,
             open=False,
             name="table-moves",
         )

@@ -19,6 +19,8 @@ Environment variables:
   process keeps open in its pool, and the most it opens (default 2 and 10): every page request,
   socket call and table runner's pass of the process takes one for its length and gives it back.
   docs/deploy.md adds up what a worker holds.
+- ``DATABASE_POOL_TIMEOUT``: seconds a request or a move waits for a free connection of its pool
+  before it fails, default 10.
 - ``TABLE_MOVES_CONNECTIONS``: on PostgreSQL, the most connections of the pool a worker's event
   loop makes players' moves on (games.loop_moves), default 4.
 - ``CONN_MAX_AGE``: on SQLite, seconds a connection is kept open, default 60 (PostgreSQL's come
@@ -152,6 +154,9 @@ ASGI_APPLICATION = "gandengyan.asgi.application"
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+# How long a request or a move waits for a connection of its pool, rather than psycopg's 30 s:
+# with the database down, a page fails in a time a person still waits for.
+DATABASE_POOL_TIMEOUT = env.float("DATABASE_POOL_TIMEOUT", default=10.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Under ASGI each request runs in a thread of its own, and a connection kept per thread would
     # stay open after its thread had gone: each process takes its connections from one pool
@@ -160,6 +165,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env.int("DATABASE_POOL_MIN_SIZE", default=2),
         "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=10),
+        "timeout": DATABASE_POOL_TIMEOUT,
     }
 else:
     # Keep connections open between requests and socket messages: Channels closes "old"

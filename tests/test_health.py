@@ -79,9 +79,17 @@ def unreachable_database(tmp_path: Path) -> Iterator[None]:
     if connection.vendor == "sqlite":
         connection.settings_dict["NAME"] = str(tmp_path / "missing" / "db.sqlite3")
     else:
-        # The process's pool connects with the settings it was made with: a new one is made.
+        # The process's pool connects with the settings it was made with: a new one is made,
+        # which gives up on the missing database after a second rather than the settings' wait.
         connection.close_pool()
-        connection.settings_dict.update({"HOST": "127.0.0.1", "PORT": closed_port()})
+        options = connection.settings_dict["OPTIONS"]
+        connection.settings_dict.update(
+            {
+                "HOST": "127.0.0.1",
+                "PORT": closed_port(),
+                "OPTIONS": {**options, "pool": {**options["pool"], "timeout": 1.0}},
+            }
+        )
     yield
     connection.close()
     if connection.vendor == "postgresql":
