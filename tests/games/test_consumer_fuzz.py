@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import LedgerEntry, User, Wallet
-from games import selectors, services, socket_limits
+from games import loop_moves, selectors, services, socket_limits
 from games.consumers import APPLIED_IDS_KEPT, MAX_MESSAGE_BYTES, Refused, parse_intent
 from games.models import Game, GameEvent, Seat, Table
 from games.rules.cards import Card
@@ -355,6 +355,8 @@ class Sockets:
         # The connection Channels' own thread opened for the sessions (the test database must
         # be dropped at the end).
         self.run(database_sync_to_async(connections.close_all)())
+        # And the loop's pool of connections for moves, whose tasks run on the loop.
+        self.run(loop_moves.close_pool())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=30)
         self.loop.close()
