@@ -4,6 +4,7 @@ then refuses to serve (``tests/test_serve_production.py``)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from io import StringIO
@@ -30,7 +31,7 @@ def demo_errors(check_id: str = "accounts.E001") -> list[checks.CheckMessage]:
 def unreadable_database(folder: Path) -> Iterator[None]:
     """Point the connection at a database that cannot be read: on SQLite a file that is not a
     database, on PostgreSQL a database that does not exist."""
-    saved = dict(connection.settings_dict)
+    saved = copy.deepcopy(connection.settings_dict)
     connection.close()
     if connection.vendor == "sqlite":
         garbage = folder / "not-a-database.sqlite3"
@@ -38,10 +39,17 @@ def unreadable_database(folder: Path) -> Iterator[None]:
         connection.settings_dict["NAME"] = str(garbage)
     else:
         connection.settings_dict["NAME"] = "gandengyan_no_such_database"
+        # The pool keeps the database it was opened on: a new one, quick to give up, opens on
+        # the missing database.
+        connection.close_pool()
+        pool = connection.settings_dict["OPTIONS"]["pool"]
+        connection.settings_dict["OPTIONS"]["pool"] = {**pool, "timeout": 1}
     try:
         yield
     finally:
         connection.close()
+        if connection.vendor == "postgresql":
+            connection.close_pool()
         connection.settings_dict.clear()
         connection.settings_dict.update(saved)
 
