@@ -188,6 +188,7 @@ async def test_every_frame_of_a_game_hides_from_each_socket_what_its_seat_may_no
             frames += await _frames_until(socket, viewer, version)
         version = await database_sync_to_async(_move)(table.pk)
         moves += 1
-    assert moves > 10 and frames >= moves * len(sockets)
+    # The deal is the game's own (a seed of the services'): a game may end after a play or two.
+    assert moves >= 2 and frames >= moves * len(sockets)
     for socket, _viewer in sockets:
         await socket.disconnect()
