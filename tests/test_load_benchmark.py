@@ -302,3 +302,13 @@ def test_a_short_load_run_with_search_bots_at_every_table(tmp_path: Path) -> Non
     assert made.get("bot", 0) >= 2 and made.get("player", 0) >= 2, made
     assert set(made) <= {"bot", "player"}, made
     assert "gdy+bots" in printed
+
+
+@pytest.mark.postgres
+def test_a_short_load_run_of_the_bare_transport(tmp_path: Path) -> None:
+    """The bare transport's sockets, which the games' figures are measured against, connect
+    beside the site's own routes and carry every update."""
+    _printed, step, _rows = short_load_run(
+        tmp_path, "load_bare", ["--kind", "bare", "--duration", "2"], []
+    )
+    assert step["kind"] == "bare" and step["connected"] == step["sockets"] > 0

@@ -33,8 +33,9 @@ site = ProtocolTypeRouter(
             AuthMiddlewareStack(
                 URLRouter(
                     [
-                        *websocket_urlpatterns,
+                        # First: the site's own routes end with one that refuses any path.
                         path("ws/bare/<str:group>/", BareConsumer.as_asgi()),
+                        *websocket_urlpatterns,
                     ]
                 )
             )
